@@ -1,0 +1,72 @@
+import { BadRequestError, HttpError } from '../errors/http-error.js';
+import type { NeutralRequest } from '../http/neutral.js';
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/**
+ * Reads and parses a JSON request body under a size limit. Refuses a non-JSON content type
+ * (415) before reading, a declared `Content-Length` over the limit (413) before reading, and
+ * stops reading as soon as a chunked body passes the limit (413). Broken JSON or UTF-8 is a 400.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(request, 1024 * 1024);
+ * ```
+ */
+export async function readJsonBody(request: NeutralRequest, limit: number): Promise<unknown> {
+  const contentType = request.headers['content-type'] ?? '';
+  const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters
+    .find((parameter) => parameter.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
+  if (!JSON_MEDIA_TYPE.test(mediaType) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new HttpError(415, 'unsupported_media_type', {
+      detail: `The request body must be JSON (Content-Type: application/json)${contentType ? `, not ${contentType.slice(0, 100)}` : ''}`,
+      headers: { 'Accept-Patch': 'application/json' },
+    });
+  }
+
+  if (request.body === undefined || request.parsedBody !== undefined) {
+    if (request.parsedBody === undefined) throw emptyBody();
+    return request.parsedBody;
+  }
+
+  const declared = Number(request.headers['content-length']);
+  if (declared > limit) throw tooLarge(limit);
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(bytes);
+  }
+  if (size === 0) throw emptyBody();
+
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new BadRequestError('The request body is not valid UTF-8', 'malformed_body');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `: ${error.message.slice(0, 200)}` : '';
+    throw new BadRequestError(`The request body is not valid JSON${reason}`, 'malformed_body');
+  }
+}
+
+function emptyBody(): BadRequestError {
+  return new BadRequestError('The request body is empty: send a JSON object', 'malformed_body');
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, 'payload_too_large', {
+    detail: `The request body is larger than the limit of ${limit} bytes`,
+    // The rest of the body is not read: close the connection rather than drain it.
+    headers: { Connection: 'close' },
+  });
+}

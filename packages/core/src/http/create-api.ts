@@ -1,0 +1,158 @@
+import { HttpError, NotFoundError } from '../errors/http-error.js';
+import { type ErrorLogger, toProblemResponse } from '../errors/problem.js';
+import { parseId } from '../query/convert.js';
+import { Context } from '../resource/context.js';
+import { type CompiledResource, compiledResource } from '../resource/define-resource.js';
+import { defaultSteps, runAction } from '../resource/run-action.js';
+import type { ActionName, Resource, Steps } from '../resource/types.js';
+import type { Store, StoreProvider } from '../store/store.js';
+import { StoreUnavailable } from '../store/store-errors.js';
+import type { NeutralRequest, NeutralResponse } from './neutral.js';
+
+/** Options of {@link createApi}. */
+export interface ApiOptions<S = Record<string, unknown>> {
+  /** The resources to serve; each under its own path segment. */
+  // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state are accepted
+  resources: readonly Resource<any, any>[];
+  /** Where records live, for resources that do not name their own store. */
+  store: StoreProvider;
+  /** Builds the per-request `ctx.state` (e.g. from the user an auth middleware found). */
+  state?: (request: NeutralRequest) => S | Promise<S>;
+  /** Receives unexpected errors (answered 500) and store outages (503). Default: `console.error`. */
+  logError?: ErrorLogger;
+}
+
+/** A set of mounted resources answering neutral requests. */
+export interface Api {
+  /** Answers one request; never throws. */
+  handle(request: NeutralRequest): Promise<NeutralResponse>;
+  /** Prepares the stores (tables, connections); called by the first request if not before. */
+  ready(): Promise<void>;
+  /** Closes the stores. */
+  close(): Promise<void>;
+}
+
+interface Mounted {
+  readonly compiled: CompiledResource;
+  readonly steps: Steps;
+  readonly store: Store;
+}
+
+const ROUTE = /^\/([^/]+)(?:\/([^/]*))?\/?$/;
+
+function allowed(compiled: CompiledResource, member: boolean): string[] {
+  const methods: [string, ActionName][] = member
+    ? [
+        ['GET', 'show'],
+        ['PATCH', 'update'],
+        ['DELETE', 'destroy'],
+      ]
+    : [
+        ['GET', 'index'],
+        ['POST', 'create'],
+      ];
+  const list = methods.filter(([, action]) => compiled.enabled.has(action)).map(([method]) => method);
+  if (list.includes('GET')) list.splice(1, 0, 'HEAD');
+  return [...list, 'OPTIONS'];
+}
+
+function actionFor(method: string, member: boolean): ActionName | undefined {
+  const verb = method === 'HEAD' ? 'GET' : method;
+  if (member) return verb === 'GET' ? 'show' : verb === 'PATCH' ? 'update' : verb === 'DELETE' ? 'destroy' : undefined;
+  return verb === 'GET' ? 'index' : verb === 'POST' ? 'create' : undefined;
+}
+
+/**
+ * Builds the framework-neutral request handler for a set of resources. Adapters (Express,
+ * `node:http`) call `handle` with a {@link NeutralRequest} and copy the response back.
+ *
+ * @example
+ * ```ts
+ * const api = createApi({ resources: [books], store: memoryStore() });
+ * const response = await api.handle({ method: 'GET', path: '/books', basePath: '/api', rawQuery: '', headers: {} });
+ * ```
+ */
+export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): Api {
+  const logError: ErrorLogger =
+    options.logError ?? ((error, { method, path }) => console.error(`[resourcery] ${method} ${path} failed:`, error));
+  const mounted = new Map<string, Mounted>();
+  const providers = new Map<StoreProvider, CompiledResource[]>();
+  for (const resource of options.resources) {
+    const compiled = compiledResource(resource);
+    if (mounted.has(resource.path)) throw new TypeError(`createApi: two resources use the path "${resource.path}"`);
+    const provider = resource.options.store ?? options.store;
+    providers.set(provider, [...(providers.get(provider) ?? []), compiled]);
+    mounted.set(resource.path, {
+      compiled,
+      steps: { ...defaultSteps(compiled), ...compiled.steps },
+      store: provider.collection(compiled.schema),
+    });
+  }
+
+  let readying: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    readying ??= Promise.all(
+      [...providers].map(([provider, list]) => provider.init?.(list.map((compiled) => compiled.schema))),
+    ).then(
+      () => undefined,
+      (error) => {
+        readying = undefined; // try again on the next request
+        throw error;
+      },
+    );
+    return readying;
+  };
+
+  async function answer(request: NeutralRequest): Promise<NeutralResponse> {
+    const match = ROUTE.exec(request.path);
+    const target = match ? mounted.get(match[1] as string) : undefined;
+    if (!match || !target) throw new NotFoundError(`No resource at ${request.basePath}${request.path}`);
+    const member = match[2] !== undefined;
+    const allow = allowed(target.compiled, member).join(', ');
+    if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
+    const action = actionFor(request.method, member);
+    if (!action || !target.compiled.enabled.has(action)) {
+      throw new HttpError(405, 'method_not_allowed', {
+        detail: `${request.method} is not allowed on ${request.basePath}${request.path}; allowed: ${allow}`,
+        headers: { Allow: allow },
+      });
+    }
+    let id: number | undefined;
+    if (member) {
+      id = parseId(match[2] as string);
+      if (id === undefined)
+        throw new NotFoundError(`${target.compiled.resource.name} ${match[2]?.slice(0, 100)} does not exist`);
+    }
+    await ready();
+    const state = ((await options.state?.(request)) ?? {}) as Record<string, unknown>;
+    const contextRequest = {
+      method: request.method,
+      path: request.path,
+      basePath: request.basePath,
+      rawQuery: request.rawQuery,
+      headers: request.headers,
+      native: request.native,
+    };
+    const ctx = new Context(action, target.compiled.resource, contextRequest, id, target.store, state);
+    await runAction(target.compiled, target.steps, ctx, request);
+    const headers = { ...ctx.headers };
+    if (ctx.result === undefined) return { status: ctx.status, headers };
+    headers['Content-Type'] ??= 'application/json; charset=utf-8';
+    return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
+  }
+
+  return {
+    async handle(request) {
+      try {
+        return await answer(request);
+      } catch (error) {
+        const known = error instanceof StoreUnavailable ? error.toHttpError() : error;
+        return toProblemResponse(known, logError, request);
+      }
+    },
+    ready,
+    async close() {
+      await Promise.all([...providers.keys()].map((provider) => provider.close?.()));
+    },
+  };
+}

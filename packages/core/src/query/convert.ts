@@ -1,0 +1,34 @@
+import type { AttributeType, Scalar } from '../store/store.js';
+
+const INTEGER = /^(0|-?[1-9][0-9]*)$/;
+const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+const ID = /^[1-9][0-9]*$/;
+
+/**
+ * Converts a query-string value to an attribute's type, or answers `undefined` when it does
+ * not convert: integers in plain decimal within the safe range, finite decimal numbers,
+ * `true`/`false`, and strings taken literally.
+ */
+export function convertValue(type: AttributeType, raw: string): Scalar | undefined {
+  switch (type) {
+    case 'string':
+      return raw;
+    case 'integer': {
+      const value = Number(raw);
+      return INTEGER.test(raw) && Number.isSafeInteger(value) ? value : undefined;
+    }
+    case 'number': {
+      const value = Number(raw);
+      return NUMBER.test(raw) && Number.isFinite(value) ? value : undefined;
+    }
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : undefined;
+  }
+}
+
+/** Parses a path id: a positive integer in plain decimal within the safe range, else `undefined`. */
+export function parseId(raw: string): number | undefined {
+  if (!ID.test(raw)) return undefined;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : undefined;
+}

@@ -1,0 +1,113 @@
+import { BadRequestError } from '../errors/http-error.js';
+
+/** Names that must never be used as attribute names (prototype pollution). */
+export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** One `filter[attr]` (`array: false`) or `filter[attr][]` (`array: true`) parameter. */
+export interface RawFilter {
+  readonly attribute: string;
+  readonly values: string[];
+  readonly array: boolean;
+}
+
+/** The index parameters of a query string, checked for syntax only. */
+export interface RawIndexQuery {
+  readonly filters: RawFilter[];
+  readonly sort?: { readonly attribute: string; readonly descending: boolean }[];
+  readonly page?: number;
+  readonly perPage?: number;
+}
+
+const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
+const SORT_KEY = /^-?[A-Za-z_][A-Za-z0-9_]*$/;
+const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+
+function invalid(detail: string): BadRequestError {
+  return new BadRequestError(detail, 'invalid_query');
+}
+
+function decode(component: string): string {
+  try {
+    return decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    throw invalid(`The query string has a malformed percent-encoding: "${component.slice(0, 100)}"`);
+  }
+}
+
+function positiveInteger(name: string, value: string): number {
+  const number = Number(value);
+  if (!POSITIVE_INTEGER.test(value) || !Number.isSafeInteger(number)) {
+    throw invalid(`${name} must be a positive integer (got "${value.slice(0, 100)}")`);
+  }
+  return number;
+}
+
+/**
+ * Parses the index parameters out of a raw query string (`filter[a]=x&filter[b][]=y&sort=a,-b
+ * &page=2&per_page=10`), whatever the web framework's own query parser would do. Keys and values
+ * are percent-decoded (`+` is a space). Other parameters are ignored. Throws a 400
+ * {@link BadRequestError} for malformed syntax: `filter=x`, `filter[a][b]=x`, `sort=-`,
+ * `sort=a,,b`, a repeated `sort`/`page`/`per_page`/`filter[a]`, a non-positive `page`.
+ *
+ * @example
+ * ```ts
+ * parseIndexQuery('filter[author][]=A&filter[author][]=B&sort=-name&page=2');
+ * // { filters: [{ attribute: 'author', values: ['A', 'B'], array: true }],
+ * //   sort: [{ attribute: 'name', descending: true }], page: 2 }
+ * ```
+ */
+export function parseIndexQuery(rawQuery: string): RawIndexQuery {
+  const filters = new Map<string, RawFilter>();
+  let sort: RawIndexQuery['sort'];
+  let page: number | undefined;
+  let perPage: number | undefined;
+  const seen = new Set<string>();
+  const once = (name: string) => {
+    if (seen.has(name)) throw invalid(`${name} is given more than once`);
+    seen.add(name);
+  };
+
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const key = decode(equals === -1 ? pair : pair.slice(0, equals));
+    const value = equals === -1 ? '' : decode(pair.slice(equals + 1));
+
+    if (key === 'sort') {
+      once(key);
+      sort = value.split(',').map((entry) => {
+        if (!SORT_KEY.test(entry)) {
+          throw invalid(
+            `sort must be a comma-separated list of attribute names, each optionally prefixed by "-" (got "${value.slice(0, 100)}")`,
+          );
+        }
+        const descending = entry.startsWith('-');
+        return { attribute: descending ? entry.slice(1) : entry, descending };
+      });
+    } else if (key === 'page') {
+      once(key);
+      page = positiveInteger(key, value);
+    } else if (key === 'per_page') {
+      once(key);
+      perPage = positiveInteger(key, value);
+    } else if (key === 'filter' || key.startsWith('filter[')) {
+      const match = FILTER_KEY.exec(key);
+      if (!match || match[1] === '') {
+        throw invalid(
+          `Malformed filter parameter "${key.slice(0, 100)}": use filter[attribute]=value or filter[attribute][]=value`,
+        );
+      }
+      const attribute = match[1] as string;
+      const array = match[2] !== undefined;
+      const existing = filters.get(attribute);
+      if (existing && (!array || !existing.array)) {
+        throw invalid(
+          `filter[${attribute}] is given more than once: to match any of several values use filter[${attribute}][]=a&filter[${attribute}][]=b`,
+        );
+      }
+      if (existing) existing.values.push(value);
+      else filters.set(attribute, { attribute, values: [value], array });
+    }
+  }
+  return { filters: [...filters.values()], sort, page, perPage };
+}

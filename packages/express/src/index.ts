@@ -1,0 +1,67 @@
+import { type Api, type ApiOptions, createApi, type NeutralRequest } from '@resourcery/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** The Express middleware returned by {@link resourcery}; `api` is the neutral core behind it. */
+export type ResourceryMiddleware = RequestHandler & { readonly api: Api };
+
+/** Options of {@link resourcery}: those of `createApi`, with `state` built from Express's `req`. */
+export interface ResourceryOptions<S = Record<string, unknown>> extends Omit<ApiOptions<S>, 'state'> {
+  /** Builds `ctx.state` for each request, e.g. `(req) => ({ user: req.user })`. */
+  state?: (req: Request) => S | Promise<S>;
+}
+
+function headersOf(req: Request): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+/** Translates an Express request into the core's neutral request. */
+export function toNeutralRequest(req: Request): NeutralRequest {
+  const query = req.url.indexOf('?');
+  // An earlier body parser (express.json()) may have consumed the stream already.
+  const consumed = req.readableEnded || (req as { _body?: boolean })._body === true;
+  return {
+    method: req.method,
+    path: query === -1 ? req.url : req.url.slice(0, query),
+    basePath: req.baseUrl,
+    rawQuery: query === -1 ? '' : req.url.slice(query + 1),
+    headers: headersOf(req),
+    body: consumed ? undefined : req,
+    parsedBody: consumed ? req.body : undefined,
+    native: req,
+  };
+}
+
+/**
+ * Mounts resources on Express 4 or 5. It reads request bodies itself (JSON only, with the
+ * resources' size limits) and parses the raw query string itself, so it needs no
+ * `express.json()` and does not depend on the app's `query parser` setting.
+ *
+ * @example
+ * ```ts
+ * const app = express();
+ * app.use('/api', resourcery({ resources: [books], store: memoryStore() }));
+ * app.listen(3000);
+ * ```
+ */
+export function resourcery<S = Record<string, unknown>>(options: ResourceryOptions<S> | Api): ResourceryMiddleware {
+  const api =
+    'handle' in options
+      ? options
+      : createApi<S>({
+          ...options,
+          state:
+            options.state &&
+            ((request) => (options.state as NonNullable<typeof options.state>)(request.native as Request)),
+        });
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
+    api.handle(toNeutralRequest(req)).then((response) => {
+      res.status(response.status);
+      for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+      res.end(response.body);
+    }, next);
+  };
+  return Object.assign(middleware, { api });
+}
