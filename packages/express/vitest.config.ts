@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { workspaceAliases } from '../../vitest.shared.js';
 
 export default defineProject({
+  resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/express',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,0 +1,13 @@
+import { fileURLToPath } from 'node:url';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Tests resolve the workspace packages to their sources, so a test run never depends on a
+ * stale build. What users install (the built packages) is checked by scripts/check-packages.mjs.
+ */
+export const workspaceAliases = {
+  '@resourcery/core/testing': here('./packages/core/src/testing/index.ts'),
+  '@resourcery/core': here('./packages/core/src/index.ts'),
+  '@resourcery/express': here('./packages/express/src/index.ts'),
+};
