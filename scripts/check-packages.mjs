@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const packages = ['packages/core', 'packages/express'];
+const packages = ['packages/core', 'packages/express', 'packages/node'];
 const work = mkdtempSync(join(tmpdir(), 'resourcery-packages-'));
 const run = (command, args, cwd) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,0 +1,24 @@
+import { memoryStore } from '@resourcery/core';
+import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/core/testing';
+import { describe, expect, it } from 'vitest';
+import { createListener } from '../src/index.js';
+
+// The whole HTTP contract, through plain node:http, on the memory store.
+httpConformanceSuite('node:http + memory store', () =>
+  serveHttp(createListener({ resources: [bookResource()], store: memoryStore(), basePath: '/api' })),
+);
+
+describe('outside the base path', () => {
+  it('is a 404 problem, never routed to a resource', async () => {
+    const target = await serveHttp(
+      createListener({ resources: [bookResource()], store: memoryStore(), basePath: '/api' }),
+    );
+    try {
+      const res = await fetch(target.baseUrl.replace(/\/api$/, '/books'));
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    } finally {
+      await target.close();
+    }
+  });
+});
