@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError as ClassValidatorError, validate } from 'class-validator';
 import { BadRequestError, type FieldErrors, ValidationError } from '../errors/http-error.js';
+import { isStorableString } from '../query/convert.js';
 import { FORBIDDEN_NAMES } from '../query/parse-query.js';
 import type { ModelClass } from '../schema/infer-attributes.js';
 import type { AttributeSchema, Scalar } from '../store/store.js';
@@ -87,6 +88,9 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
     else if (!rules.writable.has(field)) add(errors, field, `cannot be ${rules.partial ? 'changed' : 'set'}`);
     else if (value === null && !attribute.nullable) add(errors, field, 'must not be null');
     else if (value !== null && !hasType(attribute, value)) add(errors, field, `must be ${article(attribute.type)}`);
+    else if (typeof value === 'string' && !isStorableString(value)) {
+      add(errors, field, 'must be well-formed Unicode text without NUL characters');
+    }
     else accepted[field] = value;
   }
   if (!rules.partial) {

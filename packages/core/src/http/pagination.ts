@@ -10,7 +10,7 @@ export function paginationHeaders(
   total: number | undefined,
   hasMore?: boolean,
 ): Record<string, string> {
-  const kept = url.rawQuery.split('&').filter((pair) => pair !== '' && !/^page(=|$)/.test(pair));
+  const kept = url.rawQuery.split('&').filter((pair) => pair !== '' && !isPage(pair));
   const href = (target: number) => `<${url.basePath}${url.path}?${[...kept, `page=${target}`].join('&')}>`;
   const links = [`${href(1)}; rel="first"`];
   const last = total === undefined ? undefined : Math.max(1, Math.ceil(total / perPage));
@@ -20,4 +20,14 @@ export function paginationHeaders(
   const headers: Record<string, string> = { Link: links.join(', ') };
   if (total !== undefined) headers['X-Total-Count'] = String(total);
   return headers;
+}
+
+/** Whether a raw `key=value` pair is `page`, however its key is percent-encoded (`pag%65=2`). */
+function isPage(pair: string): boolean {
+  const key = pair.split('=', 1)[0] as string;
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' ')) === 'page';
+  } catch {
+    return false;
+  }
 }

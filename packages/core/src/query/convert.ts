@@ -12,7 +12,7 @@ const ID = /^[1-9][0-9]*$/;
 export function convertValue(type: AttributeType, raw: string): Scalar | undefined {
   switch (type) {
     case 'string':
-      return raw;
+      return isStorableString(raw) ? raw : undefined;
     case 'integer': {
       const value = Number(raw);
       return INTEGER.test(raw) && Number.isSafeInteger(value) ? value : undefined;
@@ -24,6 +24,15 @@ export function convertValue(type: AttributeType, raw: string): Scalar | undefin
     case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : undefined;
   }
+}
+
+/**
+ * Whether every store can hold this string: well-formed Unicode (no lone surrogate) and no NUL
+ * character, which PostgreSQL's text type refuses. The same rule applies in every store so that
+ * they all give the same answer.
+ */
+export function isStorableString(value: string): boolean {
+  return value.isWellFormed() && !value.includes('\u0000');
 }
 
 /** Parses a path id: a positive integer in plain decimal within the safe range, else `undefined`. */

@@ -1,0 +1,6 @@
+import { memoryStore } from '@resourcery/core';
+import { httpConformanceSuite, serveHttp } from '@resourcery/core/testing';
+import { createApp } from '../src/app.js';
+
+// The example app as shipped (its own book resource, morgan off) honours the whole HTTP contract.
+httpConformanceSuite('books example + memory store', () => serveHttp(createApp(memoryStore())));

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { bodyCases } from './http-cases/body-cases.js';
+import type { CaseGroup } from './http-cases/group.js';
+import { indexCases } from './http-cases/index-cases.js';
+import { paginationCases } from './http-cases/pagination-cases.js';
+import { queryErrorCases } from './http-cases/query-error-cases.js';
+import { createCases, memberCases } from './http-cases/record-cases.js';
+import { routingCases } from './http-cases/routing-cases.js';
+import { validationCases } from './http-cases/validation-cases.js';
+import { HttpClient } from './http-client.js';
+
+/** A running server under test, as {@link httpConformanceSuite}'s `start` answers it. */
+export interface HttpSuiteTarget {
+  /** URL of the base the `book` resource is mounted under, e.g. `http://127.0.0.1:4000/api`. */
+  baseUrl: string;
+  /** Stops the server and releases what `start` opened (connections, stores). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link httpConformanceSuite}. */
+export interface HttpSuiteOptions {
+  /** Cases not to run, by name, each with the reason (shown in the test report). */
+  skip?: Readonly<Record<string, string>>;
+  /** Timeout of each case and of each group's start and setup, in ms. Default 30 000. */
+  timeout?: number;
+}
+
+const GROUPS: readonly CaseGroup[] = [
+  createCases,
+  memberCases,
+  indexCases,
+  paginationCases,
+  queryErrorCases,
+  bodyCases,
+  validationCases,
+  routingCases,
+];
+
+/** The names of every case of the suite, for `skip`. */
+export const httpCaseNames: readonly string[] = GROUPS.flatMap((entry) => Object.keys(entry.cases));
+// `skip` addresses cases by name alone, so a name may appear in one group only.
+if (new Set(httpCaseNames).size !== httpCaseNames.length) throw new Error('httpConformanceSuite: duplicate case name');
+
+/**
+ * Registers the HTTP conformance suite: one Vitest test per line of the HTTP contract
+ * (`CONTRACT.md`), run over real HTTP with `fetch`. Every adapter and every store runs it.
+ *
+ * `start` must serve the contract's `book` resource ({@link bookResource}) under `/api`, on an
+ * empty store. It is called once per group of cases, so each group starts from a fresh state,
+ * and the target is closed after the group. The cases rely on nothing but the contract: not
+ * on timing, not on ids starting at 1, not on a particular store.
+ *
+ * @example
+ * ```ts
+ * // packages/express/test/http-conformance.test.ts
+ * httpConformanceSuite('express + memory store', () =>
+ *   serveHttp(express().use('/api', resourcery({ resources: [bookResource()], store: memoryStore() }))),
+ * );
+ * ```
+ */
+export function httpConformanceSuite(
+  name: string,
+  start: () => Promise<HttpSuiteTarget>,
+  options: HttpSuiteOptions = {},
+): void {
+  const skip = options.skip ?? {};
+  const timeout = options.timeout ?? 30_000;
+  for (const key of Object.keys(skip)) {
+    if (!httpCaseNames.includes(key)) throw new Error(`httpConformanceSuite: skip names no case: "${key}"`);
+  }
+
+  describe(name, () => {
+    for (const entry of GROUPS) {
+      describe(entry.name, () => {
+        let target: HttpSuiteTarget | undefined;
+        let api: HttpClient;
+        let state: unknown;
+        beforeAll(async () => {
+          target = await start();
+          api = new HttpClient(target.baseUrl.replace(/\/+$/, ''));
+          state = await entry.setup(api);
+        }, timeout);
+        afterAll(() => target?.close(), timeout);
+
+        for (const [title, run] of Object.entries(entry.cases)) {
+          const reason = skip[title];
+          if (reason === undefined) it(title, () => run(api, state), timeout);
+          else it.skip(`${title} (skipped: ${reason})`, () => run(api, state));
+        }
+      });
+    }
+  });
+}
