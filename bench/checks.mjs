@@ -1,0 +1,160 @@
+// Correctness before speed: the same requests go to every contender, in the same order, and
+// their answers must match the baseline's (status, key headers, body). A contender that
+// answers differently is not doing the same work, so the run stops before timing anything.
+import { isDeepStrictEqual } from 'node:util';
+import { AUTHORS, FILTER_AUTHOR, makeBooks } from './data.mjs';
+
+/** Headers whose values must match; others (Date, Content-Length, Connection...) may differ. */
+const KEY_HEADERS = ['content-type', 'x-total-count', 'link', 'location', 'allow'];
+
+const json = (body, type = 'application/json') => ({ headers: { 'content-type': type }, body: JSON.stringify(body) });
+const raw = (body, type) => ({ headers: type ? { 'content-type': type } : {}, body });
+const get = (path) => ({ method: 'GET', path });
+
+/**
+ * The checked requests over `books` seeded records. Writes come in an order that leaves the
+ * seeded ids 1..books in place, so the timed scenarios find every id they ask for.
+ */
+export function checkRequests({ books, scenarios }) {
+  const n = books;
+  const a = encodeURIComponent(AUTHORS[3]);
+  const b = encodeURIComponent(AUTHORS[58]);
+  const someName = encodeURIComponent(makeBooks(Math.min(n, 10))[4].name);
+  const lastPage = Math.max(1, Math.ceil(n / 25));
+  const valid = { name: 'Kindred', author: 'Octavia Butler' };
+  return [
+    // show
+    get('/api/books/1'),
+    get(`/api/books/${n}`),
+    get(`/api/books/${n + 1}`),
+    get('/api/books/abc'),
+    get('/api/books/0'),
+    get('/api/books/1e3'),
+    // index
+    get('/api/books'),
+    get('/api/books?page=3&per_page=25'),
+    get(`/api/books?page=${lastPage}&per_page=25`),
+    get('/api/books?page=99999'),
+    get(`/api/books?filter[author]=${encodeURIComponent(FILTER_AUTHOR)}&sort=-name&page=1&per_page=20`),
+    get(`/api/books?filter[author][]=${a}&filter[author][]=${b}&sort=author,-name&page=2&per_page=7`),
+    get('/api/books?filter[id]=7'),
+    get('/api/books?filter[id][]=7&filter[id][]=9&sort=name'),
+    get(`/api/books?filter[name]=${someName}&sort=-id`),
+    get('/api/books?sort=name,-id&per_page=3&foo=bar&page=2'),
+    get('/api/books?filter%5Bauthor%5D=Ann+Banks&per_page=2'),
+    // index: refused queries
+    get('/api/books?filter[nope]=1'),
+    get('/api/books?filter[id]=x'),
+    get('/api/books?per_page=101'),
+    get('/api/books?page=0'),
+    get('/api/books?sort=-'),
+    get('/api/books?sort=name,,id'),
+    get('/api/books?sort=name&sort=id'),
+    get('/api/books?sort=name,name'),
+    get('/api/books?filter=x'),
+    get('/api/books?filter[a][b][c]=x'),
+    get('/api/books?filter[__proto__]=1'),
+    // create
+    { method: 'POST', path: '/api/books', ...json(valid) },
+    { method: 'POST', path: '/api/books', ...json({ book: valid }) },
+    { method: 'POST', path: '/api/books', ...json(valid, 'application/vnd.api+json') },
+    { method: 'POST', path: '/api/books', ...json({ name: 'Kindred' }) },
+    { method: 'POST', path: '/api/books', ...json({ ...valid, id: 5 }) },
+    { method: 'POST', path: '/api/books', ...json({ name: '', author: 'x'.repeat(501) }) },
+    { method: 'POST', path: '/api/books', ...json({ name: 5, author: null }) },
+    { method: 'POST', path: '/api/books', ...json({ ...valid, year: 1979 }) },
+    { method: 'POST', path: '/api/books', ...raw('{"__proto__":{"x":1},"name":"a","author":"b"}', 'application/json') },
+    { method: 'POST', path: '/api/books', ...raw('name=Kindred', 'text/plain') },
+    { method: 'POST', path: '/api/books', ...raw(new TextEncoder().encode('{}')) },
+    { method: 'POST', path: '/api/books', ...raw('{"name":', 'application/json') },
+    { method: 'POST', path: '/api/books', ...raw('[1, 2]', 'application/json') },
+    // update
+    { method: 'PATCH', path: '/api/books/5', ...json({ name: 'Parable of the Sower' }) },
+    { method: 'PATCH', path: '/api/books/6', ...json({}) },
+    { method: 'PATCH', path: '/api/books/7', ...json({ book: { author: 'Ann Leckie' } }) },
+    { method: 'PATCH', path: `/api/books/${n + 1000}`, ...json({ name: 'x' }) },
+    { method: 'PATCH', path: '/api/books/abc', ...json({ name: 'x' }) },
+    { method: 'PATCH', path: '/api/books/8', ...json({ author: null }) },
+    { method: 'PATCH', path: '/api/books/8', ...json({ id: 3, name: '' }) },
+    { method: 'PATCH', path: '/api/books/8', ...raw('name=x', 'text/plain') },
+    // destroy (a created record, so that the seeded ids stay)
+    { method: 'DELETE', path: `/api/books/${n + 1}` },
+    { method: 'DELETE', path: `/api/books/${n + 1}` },
+    get(`/api/books/${n + 1}`),
+    // methods and paths
+    { method: 'PUT', path: '/api/books/1', ...json(valid) },
+    { method: 'DELETE', path: '/api/books' },
+    { method: 'POST', path: '/api/books/1', ...json(valid) },
+    { method: 'OPTIONS', path: '/api/books' },
+    { method: 'OPTIONS', path: '/api/books/1' },
+    get('/api/nothing'),
+    get('/api/books/1/extra'),
+    // one request of each timed scenario, then the state the writes left
+    ...scenarios.map((scenario) => ({ ...scenario.request(), scenario: scenario.name })),
+    get('/api/books?per_page=100'),
+    get(`/api/books/${n + 2}`),
+  ];
+}
+
+/** What a contender answered, reduced to what must match. `detail` is prose, so it may differ. */
+export async function answer(port, request) {
+  const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: 'manual',
+  });
+  const headers = {};
+  for (const name of KEY_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  const text = await response.text();
+  let body = text;
+  if (/json/.test(headers['content-type'] ?? '')) {
+    body = JSON.parse(text);
+    if (headers['content-type'].startsWith('application/problem+json')) delete body.detail;
+  }
+  return { status: response.status, headers, body };
+}
+
+function show(value) {
+  const text = JSON.stringify(value);
+  return text.length > 600 ? `${text.slice(0, 600)}...` : text;
+}
+
+/**
+ * Sends every check to every server (`[{ name, port }]`) and compares each answer with the
+ * baseline's. Answers the number of requests checked; throws with the first differences.
+ * With a single server, only the timed scenarios' requests are checked (they must succeed).
+ */
+export async function verify(servers, baselineName, { books, scenarios }) {
+  const requests = checkRequests({ books, scenarios });
+  const baseline = servers.find((server) => server.name === baselineName);
+  const problems = [];
+  for (const request of requests) {
+    const answers = [];
+    for (const server of servers) answers.push({ server, got: await answer(server.port, request) });
+    const label = `${request.method} ${request.path}`;
+    for (const { server, got } of answers) {
+      if (request.scenario && (got.status < 200 || got.status > 299)) {
+        problems.push(
+          `${server.name}: scenario ${request.scenario} (${label}) answered ${got.status}: ${show(got.body)}`,
+        );
+      }
+    }
+    if (!baseline) continue;
+    const expected = answers.find(({ server }) => server === baseline).got;
+    for (const { server, got } of answers) {
+      if (server === baseline || isDeepStrictEqual(got, expected)) continue;
+      problems.push(
+        `${label}\n  ${baseline.name}: ${show(expected)}\n  ${server.name}: ${show(got)}`.replace(/\n/g, '\n    '),
+      );
+    }
+  }
+  if (problems.length > 0) {
+    const listed = problems.slice(0, 5).join('\n  ');
+    throw new Error(`The contenders do not answer alike (${problems.length} differences):\n  ${listed}`);
+  }
+  return requests.length;
+}

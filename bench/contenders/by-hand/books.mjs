@@ -1,0 +1,269 @@
+// The books API's rules written out by hand, as a developer would without the library: a Map of
+// records, the contract's query syntax, the body checks and class-validator on the example's Book
+// class, problem+json bodies. Framework-neutral so that any hand-written contender (Express,
+// node:http) wires the same work into its routes.
+import { validate } from 'class-validator';
+import { Book } from '../../../examples/books/dist/book.js';
+
+const TITLES = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+};
+
+/** An error that answers as `application/problem+json`. */
+export class Problem extends Error {
+  constructor(status, code, detail, { errors, headers = {} } = {}) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.errors = errors;
+    this.headers = headers;
+  }
+
+  /** The RFC 9457 body, with the contract's `code` and (422) `errors` members. */
+  toJSON() {
+    const body = { type: 'about:blank', title: TITLES[this.status], status: this.status, detail: this.detail };
+    body.code = this.code;
+    if (this.errors) body.errors = this.errors;
+    return body;
+  }
+}
+
+export const notFound = (detail) => new Problem(404, 'not_found', detail);
+const invalidQuery = (detail) => new Problem(400, 'invalid_query', detail);
+
+/** Attribute types of a book; `id` is read-only. */
+const TYPES = new Map([
+  ['id', 'integer'],
+  ['name', 'string'],
+  ['author', 'string'],
+]);
+const WRITABLE = ['name', 'author'];
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+const MAX_PER_PAGE = 100;
+
+/** A positive decimal id within the safe range, else `undefined` (the route answers 404). */
+export function parseId(raw) {
+  if (!/^[1-9][0-9]*$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+// ---- storage ---------------------------------------------------------------------------------
+
+function compareStrings(a, b) {
+  // Code point order (the contract's order for every store): shift the surrogate range above
+  // U+E000-U+FFFF, which UTF-16 comparison would put it below.
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const fx = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
+      const fy = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
+      return fx - fy;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** The books in memory: ids from 1, never reused. */
+export class BookStore {
+  records = new Map();
+  lastId = 0;
+
+  constructor(seed = []) {
+    for (const book of seed) this.insert(book);
+  }
+
+  get(id) {
+    return this.records.get(id);
+  }
+
+  insert({ name, author }) {
+    const book = { id: ++this.lastId, name, author };
+    this.records.set(book.id, book);
+    return book;
+  }
+
+  update(book, changes) {
+    return Object.assign(book, changes);
+  }
+
+  delete(id) {
+    return this.records.delete(id);
+  }
+
+  /** The page of books matching every condition, in order, and how many match. */
+  list({ where, order, page, perPage }) {
+    const matching = [];
+    for (const book of this.records.values()) {
+      let keep = true;
+      for (let i = 0; keep && i < where.length; i++) keep = where[i].values.includes(book[where[i].field]);
+      if (keep) matching.push(book);
+    }
+    matching.sort((a, b) => {
+      for (const { field, descending } of order) {
+        const x = a[field];
+        const y = b[field];
+        const result = typeof x === 'string' ? compareStrings(x, y) : x - y;
+        if (result !== 0) return descending ? -result : result;
+      }
+      return 0;
+    });
+    const offset = (page - 1) * perPage;
+    return { books: matching.slice(offset, offset + perPage), total: matching.length };
+  }
+}
+
+// ---- index query -----------------------------------------------------------------------------
+
+const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
+const SORT_KEY = /^-?[A-Za-z_][A-Za-z0-9_]*$/;
+
+function positiveInteger(name, value) {
+  const number = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(number)) {
+    throw invalidQuery(`${name} must be a positive integer (got "${value}")`);
+  }
+  return number;
+}
+
+function attributeFor(parameter, name) {
+  if (FORBIDDEN.has(name) || !TYPES.has(name)) {
+    throw invalidQuery(`${parameter}: "${name}" is not an attribute that can be used here (allowed: id, name, author)`);
+  }
+  return TYPES.get(name);
+}
+
+function convert(type, parameter, value) {
+  if (type === 'string') return value;
+  const number = Number(value);
+  if (!/^(0|-?[1-9][0-9]*)$/.test(value) || !Number.isSafeInteger(number)) {
+    throw invalidQuery(`${parameter}: "${value}" is not a valid ${type}`);
+  }
+  return number;
+}
+
+/**
+ * `filter[a]=x`, `filter[a][]=x&filter[a][]=y`, `sort=a,-b`, `page`, `per_page` from a query
+ * string parsed by `querystring.parse` (Express's `req.query`: repeated keys give arrays),
+ * checked as the contract says (400 for anything malformed or unknown); `id` ends every order.
+ */
+export function parseListQuery(query) {
+  const filters = new Map();
+  let sort;
+  let page = 1;
+  let perPage = 25;
+  for (const key in query) {
+    const value = query[key];
+    if (key === 'sort' || key === 'page' || key === 'per_page') {
+      if (Array.isArray(value)) throw invalidQuery(`${key} is given more than once`);
+      if (key === 'page') page = positiveInteger(key, value);
+      else if (key === 'per_page') perPage = positiveInteger(key, value);
+      else {
+        sort = value.split(',').map((entry) => {
+          if (!SORT_KEY.test(entry)) throw invalidQuery(`sort must be a comma-separated list (got "${value}")`);
+          return entry.startsWith('-')
+            ? { field: entry.slice(1), descending: true }
+            : { field: entry, descending: false };
+        });
+      }
+    } else if (key === 'filter' || key.startsWith('filter[')) {
+      const match = FILTER_KEY.exec(key);
+      if (!match || match[1] === '') throw invalidQuery(`Malformed filter parameter "${key}"`);
+      const [, field, brackets] = match;
+      const array = brackets !== undefined;
+      if ((!array && Array.isArray(value)) || filters.has(field)) {
+        throw invalidQuery(`filter[${field}] is given more than once`);
+      }
+      filters.set(field, { field, array, raw: array && Array.isArray(value) ? value : [value] });
+    }
+  }
+
+  const where = [...filters.values()].map(({ field, array, raw }) => {
+    const parameter = `filter[${field}]${array ? '[]' : ''}`;
+    const type = attributeFor(parameter, field);
+    return { field, values: raw.map((value) => convert(type, parameter, value)) };
+  });
+  const order = [];
+  for (const key of sort ?? [{ field: 'id', descending: true }]) {
+    attributeFor('sort', key.field);
+    if (order.some(({ field }) => field === key.field)) throw invalidQuery(`sort: "${key.field}" is listed twice`);
+    order.push(key);
+  }
+  if (!order.some(({ field }) => field === 'id')) order.push({ field: 'id', descending: false });
+  if (perPage > MAX_PER_PAGE) throw invalidQuery(`per_page must be at most ${MAX_PER_PAGE} (got ${perPage})`);
+  return { where, order, page, perPage };
+}
+
+/** `X-Total-Count` and the RFC 8288 `Link` header; each link keeps the other parameters. */
+export function paginationHeaders(url, rawQuery, page, perPage, total) {
+  const kept = rawQuery.split('&').filter((pair) => pair !== '' && pair !== 'page' && !pair.startsWith('page='));
+  const href = (target) => `<${url}?${[...kept, `page=${target}`].join('&')}>`;
+  const last = Math.max(1, Math.ceil(total / perPage));
+  const links = [`${href(1)}; rel="first"`];
+  if (page > 1) links.push(`${href(Math.min(page - 1, last))}; rel="prev"`);
+  if (page < last) links.push(`${href(page + 1)}; rel="next"`);
+  links.push(`${href(last)}; rel="last"`);
+  return { Link: links.join(', '), 'X-Total-Count': String(total) };
+}
+
+// ---- request bodies --------------------------------------------------------------------------
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function add(errors, field, message) {
+  errors[field] ??= [];
+  errors[field].push(message);
+}
+
+/**
+ * Checks a parsed body for create (`partial: false`) or update (`partial: true`), flat or
+ * wrapped in `{"book": ...}`, and answers the values to store; one 422 lists every bad field.
+ */
+export async function validateBook(body, partial) {
+  let input = body;
+  if (isObject(input)) {
+    const keys = Object.keys(input);
+    if (keys.length === 1 && keys[0] === 'book') input = input.book;
+  }
+  if (!isObject(input)) {
+    throw new Problem(400, 'malformed_body', 'The request body must be a JSON object, like {"book": {...}}');
+  }
+
+  const errors = Object.create(null);
+  const values = {};
+  for (const [field, value] of Object.entries(input)) {
+    if (FORBIDDEN.has(field)) add(errors, field, 'is not allowed');
+    else if (field === 'id') add(errors, field, 'is read-only');
+    else if (!TYPES.has(field)) add(errors, field, 'is not a known field');
+    else if (value === null) add(errors, field, 'must not be null');
+    else if (typeof value !== 'string') add(errors, field, 'must be a string');
+    else values[field] = value;
+  }
+  if (!partial) {
+    for (const field of WRITABLE) if (input[field] === undefined) add(errors, field, 'is required');
+  }
+  const failures = await validate(Object.assign(new Book(), values), {
+    skipUndefinedProperties: true,
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
+  for (const failure of failures) {
+    for (const message of Object.values(failure.constraints ?? {})) add(errors, failure.property, message);
+  }
+  const fields = Object.keys(errors);
+  if (fields.length > 0) {
+    throw new Problem(422, 'validation_failed', `The request body has invalid fields: ${fields.join(', ')}`, {
+      errors: { ...errors },
+    });
+  }
+  return values;
+}

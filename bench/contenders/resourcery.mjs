@@ -1,0 +1,19 @@
+// The library as a user runs it: the books example's app (examples/books/dist/app.js, the
+// built `createApp`) over the memory store of the built @resourcery/core.
+import { compiledResource, memoryStore } from '@resourcery/core';
+import { createApp } from '../../examples/books/dist/app.js';
+import { books as bookResource } from '../../examples/books/dist/book.js';
+import { serve } from '../lib/serve.mjs';
+
+/** @type {import('./contender.d.ts').Contender} */
+export default {
+  name: 'resourcery',
+  description: 'the books example (createApp + memoryStore) on Express 5',
+  async start({ books }) {
+    const store = memoryStore();
+    // Seed through the public Store interface, in order, so that ids run 1..N as in every contender.
+    const collection = store.collection(compiledResource(bookResource).schema);
+    for (const book of books) await collection.create(book);
+    return serve(createApp(store));
+  },
+};

@@ -1,0 +1,34 @@
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * One scenario's rounds (`Map<contender, [{ rps, p99, cpu, ... }]>`, round `i` of every
+ * contender timed back to back) reduced to one row per contender: medians of requests per
+ * second, p99 and server CPU per request; the spread of requests per second ((max - min) /
+ * median); and two ratios to the baseline, both "higher is better": `ratio` of requests per
+ * second and `cpuRatio`, the baseline's CPU per request over the contender's. Ratios are medians
+ * of the per-round ratios: both runs of a round share the machine's load of that moment, so a
+ * noisy neighbour slows both rather than one.
+ */
+export function summarizeRounds(rounds, baseline) {
+  const base = rounds.get(baseline);
+  const perRound = (list, ratio) => (base ? median(list.map((entry, round) => ratio(entry, base[round]))) : undefined);
+  return [...rounds].map(([contender, list]) => {
+    const rps = list.map((entry) => entry.rps);
+    const middle = median(rps);
+    return {
+      contender,
+      rps: middle,
+      p99: median(list.map((entry) => entry.p99)),
+      cpu: median(list.map((entry) => entry.cpu)),
+      spread: (Math.max(...rps) - Math.min(...rps)) / middle,
+      ratio: perRound(list, (entry, reference) => entry.rps / reference.rps),
+      cpuRatio: perRound(list, (entry, reference) => reference.cpu / entry.cpu),
+      rounds: list,
+    };
+  });
+}
