@@ -10,4 +10,7 @@ export const workspaceAliases = {
   '@resourcery/core/testing': here('./packages/core/src/testing/index.ts'),
   '@resourcery/core': here('./packages/core/src/index.ts'),
   '@resourcery/express': here('./packages/express/src/index.ts'),
+  '@resourcery/client': here('./packages/client/src/index.ts'),
+  '@resourcery/node': here('./packages/node/src/index.ts'),
+  '@resourcery/sql': here('./packages/sql/src/index.ts'),
 };

@@ -2,13 +2,14 @@
 // empty folder, run the README's quick start verbatim with tsx, typecheck it with tsc, and use
 // the packages from plain JavaScript through both `import` and `require`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const packages = ['packages/core', 'packages/express', 'packages/node'];
+// Every publishable package is packed and checked; the quick start installs those it names.
+const packages = readdirSync(join(root, 'packages')).map((name) => `packages/${name}`);
 const work = mkdtempSync(join(tmpdir(), 'resourcery-packages-'));
 const run = (command, args, cwd) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   external: ['vitest'],
+  // The CJS build needs `import.meta.url` (to find swagger-ui-dist for the docs page).
+  shims: true,
 });

@@ -10,6 +10,7 @@ export function createApp(store: StoreProvider, { logRequests = false } = {}): E
   const app = express();
   app.disable('x-powered-by');
   if (logRequests) app.use(morgan('tiny'));
-  app.use('/api', resourcery({ resources: [books], store }));
+  // Also serves the OpenAPI document at /api/openapi.json and its docs page at /api/docs.
+  app.use('/api', resourcery({ resources: [books], store, openapi: { title: 'Books API', version: '1.0.0' } }));
   return app;
 }

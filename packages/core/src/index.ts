@@ -20,6 +20,9 @@ export {
 export { type ErrorLogger, type Problem, toProblemResponse } from './errors/problem.js';
 export { type Api, type ApiOptions, createApi } from './http/create-api.js';
 export type { NeutralRequest, NeutralResponse, RequestHandler } from './http/neutral.js';
+export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi/build-document.js';
+export type { JsonSchema } from './openapi/schemas.js';
+export type { DescriptionOptions } from './openapi/serve-description.js';
 export { convertValue, parseId } from './query/convert.js';
 export { parseIndexQuery, type RawFilter, type RawIndexQuery } from './query/parse-query.js';
 export { type IndexQuery, type QueryRules, resolveIndexQuery } from './query/resolve-query.js';

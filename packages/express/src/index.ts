@@ -17,7 +17,18 @@ function headersOf(req: Request): Record<string, string | undefined> {
   return headers;
 }
 
-/** Translates an Express request into the core's neutral request. */
+/**
+ * Translates an Express request into the core's neutral request (for custom routing around
+ * `createApi`).
+ *
+ * @example
+ * ```ts
+ * app.all('/api/*path', async (req, res) => {
+ *   const response = await api.handle(toNeutralRequest(req));
+ *   res.status(response.status).set(response.headers).end(response.body);
+ * });
+ * ```
+ */
 export function toNeutralRequest(req: Request): NeutralRequest {
   const query = req.url.indexOf('?');
   // An earlier body parser (express.json()) may have consumed the stream already.
@@ -59,6 +70,7 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     api.handle(toNeutralRequest(req)).then((response) => {
       res.status(response.status);
+      res.removeHeader('X-Powered-By'); // do not advertise the framework
       for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
       res.end(response.body);
     }, next);

@@ -160,12 +160,12 @@ describe('hooks', () => {
       model: Note,
       hooks: {
         around: {
-          all: async (ctx, next) => {
+          all: async (_ctx, next) => {
             order.push('around:all>');
             await next();
             order.push('<around:all');
           },
-          create: async (ctx, next) => {
+          create: async (_ctx, next) => {
             order.push('around:create>');
             await next();
             order.push('<around:create');

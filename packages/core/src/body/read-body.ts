@@ -13,7 +13,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
  * const body = await readJsonBody(request, 1024 * 1024);
  * ```
  */
-export async function readJsonBody(request: NeutralRequest, limit: number): Promise<unknown> {
+export async function readJsonBody(request: NeutralRequest, limit: number, maxDepth = 32): Promise<unknown> {
   const contentType = request.headers['content-type'] ?? '';
   const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters
@@ -51,12 +51,37 @@ export async function readJsonBody(request: NeutralRequest, limit: number): Prom
   } catch {
     throw new BadRequestError('The request body is not valid UTF-8', 'malformed_body');
   }
+  // Checked on the text, before parsing, so that no deep structure is ever built.
+  if (nestingDepth(text) > maxDepth) {
+    throw new BadRequestError(
+      `The request body nests arrays or objects deeper than ${maxDepth} levels`,
+      'malformed_body',
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${error.message.slice(0, 200)}` : '';
     throw new BadRequestError(`The request body is not valid JSON${reason}`, 'malformed_body');
   }
+}
+
+/** Deepest `[`/`{` nesting of a JSON text, skipping strings (an upper bound if it is invalid). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function emptyBody(): BadRequestError {

@@ -90,8 +90,7 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
     else if (value !== null && !hasType(attribute, value)) add(errors, field, `must be ${article(attribute.type)}`);
     else if (typeof value === 'string' && !isStorableString(value)) {
       add(errors, field, 'must be well-formed Unicode text without NUL characters');
-    }
-    else accepted[field] = value;
+    } else accepted[field] = value;
   }
   if (!rules.partial) {
     for (const field of rules.writable) {

@@ -10,6 +10,7 @@ export type ProblemCode =
   | 'conflict'
   | 'precondition_failed'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'validation_failed'
   | 'too_many_requests'
@@ -40,6 +41,7 @@ const TITLES: Record<number, string> = {
   409: 'Conflict',
   412: 'Precondition Failed',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
@@ -47,7 +49,14 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Reason phrase for a status code, used as the problem's `title`. */
+/**
+ * Reason phrase for a status code, used as the problem's `title`.
+ *
+ * @example
+ * ```ts
+ * statusTitle(422); // 'Unprocessable Content'
+ * ```
+ */
 export function statusTitle(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 }

@@ -1,5 +1,6 @@
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import { type ErrorLogger, toProblemResponse } from '../errors/problem.js';
+import { type DescriptionOptions, describeApi } from '../openapi/serve-description.js';
 import { parseId } from '../query/convert.js';
 import { Context } from '../resource/context.js';
 import { type CompiledResource, compiledResource } from '../resource/define-resource.js';
@@ -9,8 +10,8 @@ import type { Store, StoreProvider } from '../store/store.js';
 import { StoreUnavailable } from '../store/store-errors.js';
 import type { NeutralRequest, NeutralResponse } from './neutral.js';
 
-/** Options of {@link createApi}. */
-export interface ApiOptions<S = Record<string, unknown>> {
+/** Options of {@link createApi}; `openapi` and `docs` serve `<base>/openapi.json` and `<base>/docs`. */
+export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOptions {
   /** The resources to serve; each under its own path segment. */
   // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state are accepted
   resources: readonly Resource<any, any>[];
@@ -77,6 +78,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     options.logError ?? ((error, { method, path }) => console.error(`[resourcery] ${method} ${path} failed:`, error));
   const mounted = new Map<string, Mounted>();
   const providers = new Map<StoreProvider, CompiledResource[]>();
+  const describe = describeApi(options.resources, options);
   for (const resource of options.resources) {
     const compiled = compiledResource(resource);
     if (mounted.has(resource.path)) throw new TypeError(`createApi: two resources use the path "${resource.path}"`);
@@ -104,6 +106,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   };
 
   async function answer(request: NeutralRequest): Promise<NeutralResponse> {
+    const described = describe(request);
+    if (described) return described;
     const match = ROUTE.exec(request.path);
     const target = match ? mounted.get(match[1] as string) : undefined;
     if (!match || !target) throw new NotFoundError(`No resource at ${request.basePath}${request.path}`);
@@ -143,12 +147,16 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
 
   return {
     async handle(request) {
+      let response: NeutralResponse;
       try {
-        return await answer(request);
+        response = await answer(request);
       } catch (error) {
         const known = error instanceof StoreUnavailable ? error.toHttpError() : error;
-        return toProblemResponse(known, logError, request);
+        response = toProblemResponse(known, logError, request);
       }
+      // Browsers must not guess another type than the one declared.
+      response.headers['X-Content-Type-Options'] = 'nosniff';
+      return response;
     },
     ready,
     async close() {

@@ -1,4 +1,5 @@
-import { BadRequestError } from '../errors/http-error.js';
+import { BadRequestError, HttpError } from '../errors/http-error.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
 
 /** Names that must never be used as attribute names (prototype pollution). */
 export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -16,6 +17,8 @@ export interface RawIndexQuery {
   readonly sort?: { readonly attribute: string; readonly descending: boolean }[];
   readonly page?: number;
   readonly perPage?: number;
+  /** `count=false` skips the total (no `X-Total-Count`, no `last` link); `count=true` asks for it. */
+  readonly count?: boolean;
 }
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
@@ -56,11 +59,18 @@ function positiveInteger(name: string, value: string): number {
  * //   sort: [{ attribute: 'name', descending: true }], page: 2 }
  * ```
  */
-export function parseIndexQuery(rawQuery: string): RawIndexQuery {
+export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMITS): RawIndexQuery {
+  if (rawQuery.length > limits.queryLength) {
+    throw new HttpError(414, 'uri_too_long', {
+      detail: `The query string is ${rawQuery.length} characters long; at most ${limits.queryLength} are accepted`,
+    });
+  }
   const filters = new Map<string, RawFilter>();
   let sort: RawIndexQuery['sort'];
   let page: number | undefined;
   let perPage: number | undefined;
+  let count: boolean | undefined;
+  let values = 0;
   const seen = new Set<string>();
   const once = (name: string) => {
     if (seen.has(name)) throw invalid(`${name} is given more than once`);
@@ -75,7 +85,10 @@ export function parseIndexQuery(rawQuery: string): RawIndexQuery {
 
     if (key === 'sort') {
       once(key);
-      sort = value.split(',').map((entry) => {
+      const keys = value.split(',');
+      if (keys.length > limits.sortKeys)
+        throw invalid(`sort accepts at most ${limits.sortKeys} keys (got ${keys.length})`);
+      sort = keys.map((entry) => {
         if (!SORT_KEY.test(entry)) {
           throw invalid(
             `sort must be a comma-separated list of attribute names, each optionally prefixed by "-" (got "${value.slice(0, 100)}")`,
@@ -90,7 +103,14 @@ export function parseIndexQuery(rawQuery: string): RawIndexQuery {
     } else if (key === 'per_page') {
       once(key);
       perPage = positiveInteger(key, value);
+    } else if (key === 'count') {
+      once(key);
+      if (value !== 'true' && value !== 'false')
+        throw invalid(`count must be true or false (got "${value.slice(0, 100)}")`);
+      count = value === 'true';
     } else if (key === 'filter' || key.startsWith('filter[')) {
+      if (++values > limits.filterValues)
+        throw invalid(`At most ${limits.filterValues} filter values are accepted in one request`);
       const match = FILTER_KEY.exec(key);
       if (!match || match[1] === '') {
         throw invalid(
@@ -109,5 +129,5 @@ export function parseIndexQuery(rawQuery: string): RawIndexQuery {
       else filters.set(attribute, { attribute, values: [value], array });
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage };
+  return { filters: [...filters.values()], sort, page, perPage, count };
 }

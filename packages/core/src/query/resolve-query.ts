@@ -11,6 +11,8 @@ export interface IndexQuery {
   order: Order[];
   page: number;
   perPage: number;
+  /** Whether the total is counted (`X-Total-Count`, `last` link). */
+  count: boolean;
 }
 
 /** What a resource allows in an index query. */
@@ -20,6 +22,8 @@ export interface QueryRules {
   readonly sortable: ReadonlySet<string>;
   readonly defaultSort: RawIndexQuery['sort'];
   readonly perPage: { readonly default: number; readonly max: number };
+  /** Whether the total is counted when the request does not say (`count=`). */
+  readonly count: boolean;
 }
 
 function invalid(detail: string): BadRequestError {
@@ -71,5 +75,5 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQ
 
   const perPage = raw.perPage ?? rules.perPage.default;
   if (perPage > rules.perPage.max) throw invalid(`per_page must be at most ${rules.perPage.max} (got ${perPage})`);
-  return { where, order, page: raw.page ?? 1, perPage };
+  return { where, order, page: raw.page ?? 1, perPage, count: raw.count ?? rules.count };
 }

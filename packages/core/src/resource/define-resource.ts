@@ -1,4 +1,5 @@
 import type { InputRules } from '../body/validate-input.js';
+import { DEFAULT_LIMITS, type Limits } from '../query/limits.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes } from '../schema/infer-attributes.js';
@@ -15,6 +16,7 @@ export interface CompiledResource {
   readonly update: InputRules;
   readonly shown: readonly string[];
   readonly bodyLimit: number;
+  readonly limits: Limits;
   readonly enabled: ReadonlySet<ActionName>;
   readonly steps: Partial<Steps>;
   readonly hooks: {
@@ -39,11 +41,21 @@ const KNOWN_OPTIONS = new Set([
   'hooks',
   'steps',
   'store',
+  'count',
+  'limits',
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();
 
-/** English plural of a simple noun; irregular ones are set with the `plural` option. */
+/**
+ * English plural of a simple noun; irregular ones are set with the `plural` option.
+ *
+ * @example
+ * ```ts
+ * pluralize('book'); // 'books'
+ * pluralize('category'); // 'categories'
+ * ```
+ */
 export function pluralize(word: string): string {
   if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
   if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
@@ -65,9 +77,12 @@ export function pluralize(word: string): string {
  * export const books = defineResource({ name: 'book', model: Book });
  * ```
  */
-export function defineResource<M extends object, S = Record<string, unknown>>(
-  options: ResourceOptions<M, S>,
-): Resource<M, S> {
+export function defineResource<
+  M extends object,
+  S = Record<string, unknown>,
+  N extends string = string,
+  P extends string = string,
+>(options: ResourceOptions<M, S> & { name: N; plural?: P }): Resource<M, S, N, P> {
   for (const key of Object.keys(options)) {
     if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`defineResource: unknown option "${key}"`);
   }
@@ -86,14 +101,28 @@ export function defineResource<M extends object, S = Record<string, unknown>>(
   }
   if (typeof options.model !== 'function') throw new TypeError('defineResource: model must be a class');
 
-  const resource: Resource<M, S> = Object.freeze({ name: options.name, plural, path, model: options.model, options });
+  const resource: Resource<M, S, N, P> = Object.freeze({
+    name: options.name,
+    plural: plural as P,
+    path,
+    model: options.model,
+    options,
+  });
   compiled.set(resource as unknown as Resource, compile(resource as unknown as Resource));
   return resource;
 }
 
-/** The compiled form of a resource made by {@link defineResource}. */
-export function compiledResource(resource: Resource<never, never> | Resource): CompiledResource {
-  const result = compiled.get(resource as Resource);
+/**
+ * The compiled form of a resource made by {@link defineResource}: its schema, allow-lists and
+ * hooks as the request handling uses them. For tools built on the core (OpenAPI, stores).
+ *
+ * @example
+ * ```ts
+ * compiledResource(books).schema.attributes.map((attribute) => attribute.name); // ['id', 'name', 'author']
+ * ```
+ */
+export function compiledResource<M, S>(resource: Resource<M, S>): CompiledResource {
+  const result = compiled.get(resource as unknown as Resource);
   if (!result) throw new TypeError('Not a resource: create it with defineResource()');
   return result;
 }
@@ -167,11 +196,13 @@ function compile(resource: Resource): CompiledResource {
       sortable: new Set(sortable),
       defaultSort,
       perPage,
+      count: options.count ?? true,
     },
     create: inputRules(pick('create', fields.create, writable), false),
     update: inputRules(pick('update', fields.update, writable), true),
     shown,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
     enabled,
     steps: (options.steps ?? {}) as Partial<Steps>,
     hooks: {

@@ -1,6 +1,7 @@
 import { readJsonBody } from '../body/read-body.js';
 import { validateInput } from '../body/validate-input.js';
 import { NotFoundError } from '../errors/http-error.js';
+import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { paginationHeaders } from '../http/pagination.js';
 import { parseIndexQuery } from '../query/parse-query.js';
@@ -20,12 +21,13 @@ export function defaultSteps(compiled: CompiledResource): Steps {
     fetch: (ctx) => ctx.store.findOne(ctx.id as number, ctx.scope) as Promise<Rec | undefined>,
     list: (ctx) => {
       const query = ctx.query as NonNullable<Ctx['query']>;
+      // Without a count, one record more than the page tells whether there is a next page.
       return ctx.store.findMany({
         where: [...query.where, ...ctx.scope],
         order: query.order,
-        limit: query.perPage,
+        limit: query.count ? query.perPage : query.perPage + 1,
         offset: Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
-        count: true,
+        count: query.count,
       }) as Promise<{ records: Rec[]; total?: number }>;
     },
     prepare: (ctx) => ctx.input as Record<string, unknown>,
@@ -97,44 +99,88 @@ async function fetchOr404(steps: Steps, ctx: Context, compiled: CompiledResource
   return record;
 }
 
+/**
+ * With `If-Match`, checks the tag against the record just read (412 when stale) and narrows the
+ * scope to the record's current state, so the write itself fails if another writer changes the
+ * record in between. Answers the scope as it was, to tell "gone" from "changed" afterwards.
+ * Without `If-Match`, writes are not conditional: concurrent updates of different fields all stay.
+ */
+function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Condition[] {
+  const scope = ctx.scope;
+  const header = request.headers['if-match'];
+  if (header !== undefined) {
+    checkIfMatch(header, etagOf(read));
+    ctx.scope = [...scope, ...unchangedSince(read)];
+  }
+  return scope;
+}
+
+/** Why a write found no record: 412 if it still exists (it changed meanwhile), else 404. */
+async function lostRace(steps: Steps, ctx: Context, compiled: CompiledResource, scope: Condition[]): Promise<Error> {
+  const guarded = ctx.scope !== scope;
+  ctx.scope = scope;
+  if (guarded && (await steps.fetch(ctx))) return preconditionFailed();
+  return new NotFoundError(`${compiled.resource.name} ${ctx.id} does not exist`);
+}
+
 async function work(compiled: CompiledResource, steps: Steps, ctx: Context, request: NeutralRequest): Promise<void> {
   const { resource } = compiled;
   const single = (record: Rec) => ({ [resource.name]: steps.render(record, ctx) });
   switch (ctx.action) {
     case 'index': {
-      ctx.query = resolveIndexQuery(parseIndexQuery(request.rawQuery), compiled.query);
-      const { records, total } = await steps.list(ctx);
+      ctx.query = resolveIndexQuery(parseIndexQuery(request.rawQuery, compiled.limits), compiled.query);
+      const { perPage, page } = ctx.query;
+      const listed = await steps.list(ctx);
+      const hasMore = listed.records.length > perPage;
+      const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
       ctx.records = records;
-      ctx.total = total;
+      ctx.total = listed.total;
       ctx.result = { [resource.plural]: records.map((record) => steps.render(record, ctx)) };
-      Object.assign(ctx.headers, paginationHeaders(request, ctx.query.page, ctx.query.perPage, total));
+      Object.assign(ctx.headers, paginationHeaders(request, page, perPage, listed.total, hasMore));
       return;
     }
-    case 'show':
-      ctx.result = single(await fetchOr404(steps, ctx, compiled));
+    case 'show': {
+      const record = await fetchOr404(steps, ctx, compiled);
+      ctx.headers.ETag = etagOf(record);
+      if (notModified(request.headers['if-none-match'], ctx.headers.ETag)) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.result = single(record);
       return;
+    }
     case 'create': {
-      ctx.input = await validateInput(await readJsonBody(request, compiled.bodyLimit), compiled.create);
+      ctx.input = await validateInput(
+        await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth),
+        compiled.create,
+      );
       ctx.input = await steps.prepare(ctx);
       const record = await steps.insert(ctx);
       ctx.record = record;
       ctx.headers.Location = `${request.basePath}/${resource.path}/${record.id}`;
+      ctx.headers.ETag = etagOf(record);
       ctx.result = single(record);
       return;
     }
     case 'update': {
-      await fetchOr404(steps, ctx, compiled);
-      ctx.input = await validateInput(await readJsonBody(request, compiled.bodyLimit), compiled.update);
+      const read = await fetchOr404(steps, ctx, compiled);
+      const scope = guardIfMatch(ctx, read, request);
+      ctx.input = await validateInput(
+        await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth),
+        compiled.update,
+      );
       ctx.input = await steps.prepare(ctx);
-      const record = Object.keys(ctx.input).length === 0 ? ctx.record : await steps.modify(ctx);
-      if (!record) throw new NotFoundError(`${resource.name} ${ctx.id} does not exist`);
+      const record = Object.keys(ctx.input).length === 0 ? read : await steps.modify(ctx);
+      if (!record) throw await lostRace(steps, ctx, compiled, scope);
       ctx.record = record;
+      ctx.headers.ETag = etagOf(record);
       ctx.result = single(record);
       return;
     }
     case 'destroy': {
-      await fetchOr404(steps, ctx, compiled);
-      if (!(await steps.remove(ctx))) throw new NotFoundError(`${resource.name} ${ctx.id} does not exist`);
+      const read = await fetchOr404(steps, ctx, compiled);
+      const scope = guardIfMatch(ctx, read, request);
+      if (!(await steps.remove(ctx))) throw await lostRace(steps, ctx, compiled, scope);
       ctx.status = 204;
       ctx.result = undefined;
       return;

@@ -1,3 +1,4 @@
+import type { Limits } from '../query/limits.js';
 import type { IndexQuery } from '../query/resolve-query.js';
 import type { ModelClass } from '../schema/infer-attributes.js';
 import type { AttributeType, Condition, Scalar, Store, StoreProvider } from '../store/store.js';
@@ -172,6 +173,14 @@ export interface ResourceOptions<M, S> {
   perPage?: { default?: number; max?: number };
   /** Maximum request body size in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Whether the index counts the matching records (`X-Total-Count`, `last` link). Default true.
+   * A request overrides it with `count=true|false`; without a count, `next` is found by reading
+   * one record more than the page, so big tables do not pay for a `count(*)` on every page.
+   */
+  count?: boolean;
+  /** Bounds on query strings, filter values, sort keys and JSON depth (see `Limits`). */
+  limits?: Partial<Limits>;
   /** Actions to disable (`false`, answering 405) or replace. */
   actions?: { [A in ActionName]?: false | ActionImplementation<M, S> };
   hooks?: {
@@ -184,10 +193,18 @@ export interface ResourceOptions<M, S> {
   store?: StoreProvider;
 }
 
-/** A defined resource: its normalized declaration. Created by `defineResource`. */
-export interface Resource<M = Record<string, unknown>, S = Record<string, unknown>> {
-  readonly name: string;
-  readonly plural: string;
+/**
+ * A defined resource: its normalized declaration. Created by `defineResource`, which keeps the
+ * literal `name` (and `plural`, when declared) in the type so that clients can check them.
+ */
+export interface Resource<
+  M = Record<string, unknown>,
+  S = Record<string, unknown>,
+  N extends string = string,
+  P extends string = string,
+> {
+  readonly name: N;
+  readonly plural: P;
   readonly path: string;
   readonly model: ModelClass<M>;
   readonly options: Readonly<ResourceOptions<M, S>>;

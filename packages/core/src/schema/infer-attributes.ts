@@ -9,8 +9,8 @@ const TYPE_OF_DECORATOR: Record<string, AttributeType> = {
   isString: 'string',
   isEmail: 'string',
   isUrl: 'string',
-  isUUID: 'string',
-  isISO8601: 'string',
+  isUuid: 'string',
+  isIso8601: 'string',
   isDateString: 'string',
   isAlpha: 'string',
   isAlphanumeric: 'string',
@@ -36,6 +36,12 @@ export type ModelClass<M = object> = new () => M;
  * first type-giving decorator (`@IsString`, `@IsInt`, ...), nullability from `@IsOptional`,
  * the maximum length from `@Length`/`@MaxLength`. `types` overrides or completes the inference.
  * `id` is always an integer assigned by the store, declared or not.
+ *
+ * @example
+ * ```ts
+ * inferAttributes(Book);
+ * // [{ name: 'id', type: 'integer', nullable: false }, { name: 'name', type: 'string', nullable: false, maxLength: 500 }, ...]
+ * ```
  */
 export function inferAttributes(
   model: ModelClass,

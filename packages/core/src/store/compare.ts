@@ -5,6 +5,11 @@ import type { Scalar } from './store.js';
  * collations and SQLite's default do. JavaScript's `<` compares UTF-16 code units, which puts
  * characters above U+FFFF (stored as surrogates, 0xD800-0xDFFF) before U+E000-U+FFFF; shifting
  * those two ranges restores code point order.
+ *
+ * @example
+ * ```ts
+ * ['😀', '\uFFFD', 'é', 'a', 'B'].sort(compareCodePoints); // ['B', 'a', 'é', '\uFFFD', '😀']
+ * ```
  */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
@@ -22,7 +27,15 @@ function fixup(unit: number): number {
   return unit;
 }
 
-/** Orders two stored values: `null` first, then by type (numbers, booleans, strings). */
+/**
+ * Orders two stored values as every store must: `null` first, numbers numerically, `false`
+ * before `true`, strings by code point.
+ *
+ * @example
+ * ```ts
+ * [3, null, 1].sort(compareScalars); // [null, 1, 3]
+ * ```
+ */
 export function compareScalars(a: Scalar, b: Scalar): number {
   if (a === b) return 0;
   if (a === null) return -1;

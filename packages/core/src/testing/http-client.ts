@@ -24,6 +24,8 @@ export interface SendOptions {
   /** `Content-Type` to send; `null` sends none (the body must then be bytes or a stream). */
   contentType?: string | null;
   signal?: AbortSignal;
+  /** Further request headers (`If-Match`, ...). */
+  headers?: Record<string, string>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -46,7 +48,7 @@ export class HttpClient {
   }
 
   async send(method: string, path: string, options: SendOptions = {}): Promise<Reply> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     const contentType = options.contentType === undefined ? JSON_TYPE : options.contentType;
     if (options.body !== undefined && contentType !== null) headers['content-type'] = contentType;
     const init = { method, headers, body: options.body, signal: options.signal } as RequestInit;

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bodyCases } from './http-cases/body-cases.js';
+import { conditionalCases } from './http-cases/conditional-cases.js';
 import type { CaseGroup } from './http-cases/group.js';
 import { indexCases } from './http-cases/index-cases.js';
+import { limitCases } from './http-cases/limit-cases.js';
 import { paginationCases } from './http-cases/pagination-cases.js';
 import { queryErrorCases } from './http-cases/query-error-cases.js';
 import { createCases, memberCases } from './http-cases/record-cases.js';
@@ -34,9 +36,18 @@ const GROUPS: readonly CaseGroup[] = [
   bodyCases,
   validationCases,
   routingCases,
+  conditionalCases,
+  limitCases,
 ];
 
-/** The names of every case of the suite, for `skip`. */
+/**
+ * The names of every case of the suite, for `skip`.
+ *
+ * @example
+ * ```ts
+ * httpConformanceSuite('my adapter', start, { skip: { [httpCaseNames[0]]: 'not supported yet' } });
+ * ```
+ */
 export const httpCaseNames: readonly string[] = GROUPS.flatMap((entry) => Object.keys(entry.cases));
 // `skip` addresses cases by name alone, so a name may appear in one group only.
 if (new Set(httpCaseNames).size !== httpCaseNames.length) throw new Error('httpConformanceSuite: duplicate case name');

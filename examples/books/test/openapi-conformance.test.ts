@@ -1,0 +1,141 @@
+import { memoryStore, type OpenApiDocument, type Store, type StoreProvider, StoreUnavailable } from '@resourcery/core';
+import { httpConformanceSuite, serveHttp } from '@resourcery/core/testing';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../src/app.js';
+import { type Exchange, OpenApiChecker } from './support/openapi-checker.js';
+
+// Every request of the shared HTTP conformance suite, run against the example app, goes through
+// a `fetch` that checks the exchange against the app's own served OpenAPI document: the response
+// must be one the document declares (status, headers, content type, body), a request the
+// document admits must not be refused as malformed, and one it rejects must get a 4xx. So the
+// document cannot drift from what the server does.
+
+const realFetch = globalThis.fetch;
+const statusesSeen = new Map<string, Set<number>>();
+let checker: OpenApiChecker;
+let document: OpenApiDocument;
+
+function bodyText(body: unknown): string | undefined | null {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      return '\u0000 not UTF-8';
+    }
+  }
+  return null; // a stream: sent as is, not looked at
+}
+
+async function checkedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const response = await realFetch(input, init);
+  const exchange: Exchange = {
+    method: (init.method ?? 'GET').toUpperCase(),
+    url: new URL(input instanceof Request ? input.url : input),
+    requestHeaders: new Headers(init.headers),
+    requestBody: bodyText(init.body),
+    status: response.status,
+    responseHeaders: response.headers,
+    responseBody: await response.clone().text(),
+  };
+  const verdict = checker.check(exchange);
+  const seen = statusesSeen.get(verdict.operation) ?? new Set();
+  statusesSeen.set(verdict.operation, seen.add(exchange.status));
+  const what = `${exchange.method} ${exchange.url.pathname}${exchange.url.search} answered ${exchange.status}`;
+  if (verdict.responseProblems.length > 0) {
+    throw new Error(`OpenAPI drift: ${what}:\n- ${verdict.responseProblems.join('\n- ')}`);
+  }
+  if (verdict.request === 'valid' && [400, 405, 415, 422].includes(exchange.status)) {
+    throw new Error(`OpenAPI drift: ${what}, but the document admits this request`);
+  }
+  if (verdict.request === 'invalid' && !(exchange.status >= 400 && exchange.status < 500)) {
+    throw new Error(`OpenAPI drift: ${what}, but the document rejects it: ${verdict.requestProblems.join('; ')}`);
+  }
+  return response;
+}
+
+beforeAll(async () => {
+  const target = await serveHttp(createApp(memoryStore()));
+  try {
+    document = await (await realFetch(`${target.baseUrl}/openapi.json`)).json();
+  } finally {
+    await target.close();
+  }
+  checker = new OpenApiChecker(document);
+  vi.stubGlobal('fetch', checkedFetch);
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
+
+it('serves a document that passes the OpenAPI 3.1 schema validator', async () => {
+  const result = await new Validator().validate(document as unknown as Record<string, unknown>);
+  expect(result.errors).toBeUndefined();
+  expect(document.openapi).toMatch(/^3\.1\./);
+  expect(document.servers).toEqual([{ url: '/api' }]);
+});
+
+httpConformanceSuite('the example app, every exchange checked against its OpenAPI document', () =>
+  serveHttp(createApp(memoryStore())),
+);
+
+/** A store whose every call fails with `error()`. */
+function failingStore(error: () => Error): StoreProvider {
+  const fail = async (): Promise<never> => {
+    throw error();
+  };
+  return {
+    collection: (schema): Store => ({
+      schema,
+      findMany: fail,
+      findOne: fail,
+      create: fail,
+      update: fail,
+      destroy: fail,
+      transaction: fail,
+    }),
+  };
+}
+
+describe.each([
+  ['store outage', 503, () => new StoreUnavailable(new Error('connection refused'))],
+  ['unexpected error', 500, () => new Error('boom')],
+])('every action on a %s', (_, status, error) => {
+  it(`answers the documented ${status} problem`, async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const target = await serveHttp(createApp(failingStore(error)));
+    try {
+      const json = { 'content-type': 'application/json' };
+      const requests: [string, string, string?][] = [
+        ['GET', '/books?filter[author]=Le%20Guin&sort=-name&page=2&per_page=10'],
+        ['POST', '/books', '{"name":"Dune","author":"Frank Herbert"}'],
+        ['GET', '/books/1'],
+        ['PATCH', '/books/1', '{"book":{"name":"Emma"}}'],
+        ['DELETE', '/books/1'],
+      ];
+      for (const [method, path, body] of requests) {
+        const response = await fetch(`${target.baseUrl}${path}`, { method, body, headers: body ? json : {} });
+        expect(response.status, `${method} ${path}`).toBe(status);
+      }
+    } finally {
+      await target.close();
+      vi.mocked(console.error).mockRestore();
+    }
+  });
+});
+
+it('saw every status the document declares, on every operation', () => {
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const responses = (operation as { responses?: Record<string, unknown> }).responses;
+      for (const status of Object.keys(responses ?? {}).filter((s) => s !== 'default')) {
+        if (!statusesSeen.get(`${method} ${path}`)?.has(Number(status))) missing.push(`${method} ${path} ${status}`);
+      }
+    }
+  }
+  expect(missing, 'declared responses no exchange produced').toEqual([]);
+  expect(statusesSeen.get('405 on /books/{id}')?.has(405)).toBe(true);
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { indexQueryString, pageOf, parseLinks } from './query-string.js';
+
+describe('indexQueryString', () => {
+  it('writes filters, sort and paging as the server reads them', () => {
+    expect(indexQueryString({ filter: { author: ['A', 'B'] }, sort: ['-name'], page: 2, perPage: 20 })).toBe(
+      'filter[author][]=A&filter[author][]=B&sort=-name&page=2&per_page=20',
+    );
+    expect(indexQueryString({ filter: { id: 7, done: false }, sort: '-id' })).toBe(
+      'filter[id]=7&filter[done]=false&sort=-id',
+    );
+    expect(indexQueryString({ sort: ['name', '-id'] })).toBe('sort=name,-id');
+    expect(indexQueryString()).toBe('');
+  });
+
+  it('percent-encodes values, quotes and all', () => {
+    expect(indexQueryString({ filter: { name: 'a&b=c "d" +é,' } })).toBe(
+      'filter[name]=a%26b%3Dc%20%22d%22%20%2B%C3%A9%2C',
+    );
+  });
+
+  it('leaves out undefined filters and refuses what it cannot express', () => {
+    expect(indexQueryString({ filter: { name: undefined } })).toBe('');
+    expect(() => indexQueryString({ filter: { author: [] } })).toThrow(RangeError);
+    expect(() => indexQueryString({ filter: { year: null } })).toThrow(/cannot be filtered on/);
+    expect(() => indexQueryString({ filter: { year: Number.NaN } })).toThrow(TypeError);
+  });
+});
+
+describe('parseLinks and pageOf', () => {
+  const header =
+    '</api/books?sort=name&page=1>; rel="first", </api/books?sort=name&page=2>; rel="prev", </api/books?sort=name&page=4>; rel="next", </api/books?sort=name&page=9>; rel="last"';
+
+  it('resolves every relation against the request URL', () => {
+    const links = parseLinks(header, 'http://localhost:3000/api/books?page=3');
+    expect(links).toEqual({
+      first: 'http://localhost:3000/api/books?sort=name&page=1',
+      prev: 'http://localhost:3000/api/books?sort=name&page=2',
+      next: 'http://localhost:3000/api/books?sort=name&page=4',
+      last: 'http://localhost:3000/api/books?sort=name&page=9',
+    });
+    expect([pageOf(links.prev), pageOf(links.next), pageOf(links.last)]).toEqual([2, 4, 9]);
+  });
+
+  it('keeps links as they are when the base is relative, and ignores other relations', () => {
+    expect(parseLinks('</api/books?page=2>; rel="next", </about>; rel="help"', '/api/books')).toEqual({
+      next: '/api/books?page=2',
+    });
+    expect(parseLinks(null, '/api/books')).toEqual({});
+    expect(pageOf('/api/books?page=2')).toBe(2);
+    expect(pageOf('/api/books')).toBeUndefined();
+  });
+});

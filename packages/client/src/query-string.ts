@@ -1,0 +1,84 @@
+import type { PageRelation } from './types.js';
+
+/** Index parameters before typing narrows them: what {@link indexQueryString} serializes. */
+export interface RawIndexParams {
+  filter?: Readonly<Record<string, unknown>>;
+  sort?: string | readonly string[];
+  page?: number;
+  perPage?: number;
+}
+
+function encodeValue(field: string, value: unknown): string {
+  if (typeof value === 'string') return encodeURIComponent(value);
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+  throw new TypeError(`filter.${field}: ${String(value)} cannot be filtered on (use a string, a number or a boolean)`);
+}
+
+/**
+ * Serializes index parameters the way the server reads them: `filter[a]=v` for one value,
+ * `filter[a][]=v` repeated for several, `sort=a,-b`, `page`, `per_page`. Brackets and commas stay
+ * readable; values are percent-encoded.
+ *
+ * @example
+ * ```ts
+ * indexQueryString({ filter: { author: ['A', 'B'] }, sort: ['-name'], page: 2, perPage: 20 });
+ * // 'filter[author][]=A&filter[author][]=B&sort=-name&page=2&per_page=20'
+ * ```
+ */
+export function indexQueryString(params: RawIndexParams = {}): string {
+  const parts: string[] = [];
+  for (const [field, value] of Object.entries(params.filter ?? {})) {
+    if (value === undefined) continue;
+    const key = `filter[${encodeURIComponent(field)}]`;
+    if (Array.isArray(value)) {
+      // "Any of nothing" matches nothing, but no filter at all would match everything: say so.
+      if (value.length === 0) {
+        throw new RangeError(`filter.${field} is an empty list; leave the filter out, or give at least one value`);
+      }
+      for (const item of value) parts.push(`${key}[]=${encodeValue(field, item)}`);
+    } else parts.push(`${key}=${encodeValue(field, value)}`);
+  }
+  const sort = typeof params.sort === 'string' ? [params.sort] : (params.sort ?? []);
+  if (sort.length > 0) parts.push(`sort=${sort.map(encodeURIComponent).join(',')}`);
+  if (params.page !== undefined) parts.push(`page=${params.page}`);
+  if (params.perPage !== undefined) parts.push(`per_page=${params.perPage}`);
+  return parts.join('&');
+}
+
+/** `reference` made absolute against `base`, or kept as is when `base` is itself relative. */
+function resolve(reference: string, base: string): string {
+  try {
+    return new URL(reference, base).href;
+  } catch {
+    return reference;
+  }
+}
+
+/**
+ * The targets of an RFC 8288 `Link` header by relation, resolved against `base` when it is absolute.
+ *
+ * @example
+ * ```ts
+ * parseLinks('</api/books?page=2>; rel="next"', 'http://localhost:3000/api/books');
+ * // { next: 'http://localhost:3000/api/books?page=2' }
+ * ```
+ */
+export function parseLinks(header: string | null, base: string): Partial<Record<PageRelation, string>> {
+  const links: Partial<Record<PageRelation, string>> = {};
+  for (const match of (header ?? '').matchAll(/<([^>]*)>\s*;\s*rel="?([^";,]+)"?/g)) {
+    for (const rel of (match[2] as string).split(/\s+/)) {
+      if (rel === 'first' || rel === 'prev' || rel === 'next' || rel === 'last') {
+        links[rel] = resolve(match[1] as string, base);
+      }
+    }
+  }
+  return links;
+}
+
+/** The `page` a link points at, when it names one. */
+export function pageOf(link: string | undefined): number | undefined {
+  if (link === undefined) return undefined;
+  // Any base will do: only the query string is read.
+  const page = Number(new URL(link, 'http://localhost').searchParams.get('page'));
+  return Number.isSafeInteger(page) && page > 0 ? page : undefined;
+}

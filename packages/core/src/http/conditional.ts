@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { HttpError } from '../errors/http-error.js';
+import type { Condition, Scalar } from '../store/store.js';
+
+/**
+ * The entity tag of a record: a strong tag hashed from its whole stored state (hidden fields
+ * included), so any change to the record changes it, on every store and in every process.
+ *
+ * @example
+ * ```ts
+ * etagOf({ id: 1, name: 'Dune', author: 'Herbert' }); // '"3Wq1n0sY2CkR6Q8n"'
+ * ```
+ */
+export function etagOf(record: Readonly<Record<string, unknown>>): string {
+  const fields = Object.keys(record).sort();
+  const state = JSON.stringify(fields.map((field) => [field, record[field] ?? null]));
+  return `"${createHash('sha256').update(state).digest('base64url').slice(0, 22)}"`;
+}
+
+/** The entity tags listed in an `If-Match` / `If-None-Match` header; `*` stands for any. */
+function listed(header: string): string[] {
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Whether `If-None-Match` names the current tag (weak comparison, RFC 9110 §13.1.2): a show
+ * then answers 304 Not Modified.
+ */
+export function notModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  return listed(header).some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
+}
+
+/**
+ * Checks `If-Match` (strong comparison, RFC 9110 §13.1.1) before an update or destroy:
+ * throws 412 when the client's copy is not the current one.
+ */
+export function checkIfMatch(header: string | undefined, etag: string): void {
+  if (header === undefined) return;
+  if (listed(header).some((tag) => tag === '*' || (!tag.startsWith('W/') && tag === etag))) return;
+  throw preconditionFailed();
+}
+
+/** The 412 answered when the record changed since the client read it. */
+export function preconditionFailed(): HttpError {
+  return new HttpError(412, 'precondition_failed', {
+    detail: 'The record has changed since you read it (If-Match does not match its current ETag); read it again',
+  });
+}
+
+/**
+ * Conditions that hold only while the record is still in the state it was read in: adding them
+ * to an update or destroy makes the write a compare-and-swap, so a concurrent change between
+ * the read and the write (in this process or another) is detected, never overwritten.
+ */
+export function unchangedSince(record: Readonly<Record<string, unknown>>): Condition[] {
+  return Object.entries(record)
+    .filter(([field]) => field !== 'id')
+    .map(([field, value]) => ({ field, values: [(value ?? null) as Scalar] }));
+}

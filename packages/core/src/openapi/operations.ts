@@ -1,0 +1,183 @@
+import type { CompiledResource } from '../resource/define-resource.js';
+import { idParameter, ifMatchParameter, ifNoneMatchParameter, indexParameters } from './parameters.js';
+import { type ProblemResponseName, problemRef } from './problems.js';
+import type { JsonSchema } from './schemas.js';
+
+/** The component names given to one resource's schemas. */
+export interface SchemaNames {
+  readonly output: string;
+  readonly createInput: string;
+  readonly updateInput: string;
+}
+
+const JSON_MEDIA_TYPE = 'application/json';
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function problems(...names: ProblemResponseName[]): Record<string, unknown> {
+  const statuses: Record<ProblemResponseName, string> = {
+    BadRequest: '400',
+    NotFound: '404',
+    MethodNotAllowed: '405',
+    PreconditionFailed: '412',
+    ContentTooLarge: '413',
+    UriTooLong: '414',
+    UnsupportedMediaType: '415',
+    ValidationFailed: '422',
+    InternalError: '500',
+    ServiceUnavailable: '503',
+    OtherProblem: 'default',
+  };
+  const responses: Record<string, unknown> = {};
+  for (const name of [...names, 'InternalError', 'ServiceUnavailable', 'OtherProblem'] as const) {
+    responses[statuses[name]] = problemRef(name);
+  }
+  return responses;
+}
+
+/** `{ "<key>": <schema> }` with nothing else, as the contract's bodies are. */
+function envelope(key: string, schema: JsonSchema): JsonSchema {
+  return { type: 'object', required: [key], properties: { [key]: schema }, additionalProperties: false };
+}
+
+function requestBody(compiled: CompiledResource, input: string, description: string): JsonSchema {
+  const { name } = compiled.resource;
+  // The server unwraps `{"book": {...}}` only when the model has no field of that name.
+  const schema = compiled.attributes.has(name) ? ref(input) : { oneOf: [ref(input), envelope(name, ref(input))] };
+  return {
+    required: true,
+    description: `${description} Send it flat or wrapped under \`${name}\`; both mean the same. Any \`application/json\` or \`+json\` content type is accepted.`,
+    content: { [JSON_MEDIA_TYPE]: { schema } },
+  };
+}
+
+/**
+ * The path items of one resource: `/<path>` (index, create) and `/<path>/{id}` (show, update,
+ * destroy), holding only the enabled actions, with their exact success statuses, headers and
+ * every problem response they can give.
+ *
+ * @example
+ * ```ts
+ * const items = resourcePaths(compiledResource(books), names, (action) => `${action}Book`);
+ * Object.keys(items); // ['/books', '/books/{id}']
+ * ```
+ */
+export function resourcePaths(
+  compiled: CompiledResource,
+  names: SchemaNames,
+  operationId: (action: string) => string,
+): Record<string, Record<string, unknown>> {
+  const { name, plural, path } = compiled.resource;
+  const tags = [plural];
+  const etag = {
+    description: `The ${name}'s entity tag: send it back in \`If-None-Match\` (show) or \`If-Match\` (update, destroy)`,
+    required: true,
+    schema: { type: 'string' },
+  };
+  const record = (description: string, headers: Record<string, unknown> = {}) => ({
+    description,
+    headers: { ...headers, ETag: etag },
+    content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, ref(names.output)) } },
+  });
+  const notServed = 'Other methods answer 405 with an `Allow` header (see the MethodNotAllowed response).';
+  const collection: Record<string, unknown> = { description: notServed };
+  const member: Record<string, unknown> = { description: notServed, parameters: [idParameter(compiled)] };
+
+  if (compiled.enabled.has('index')) {
+    collection.get = {
+      operationId: operationId('index'),
+      tags,
+      summary: `List ${plural}`,
+      description: `A page of ${plural}, filtered and sorted. Pagination travels in headers; the body keeps its shape. A query string over ${compiled.limits.queryLength} characters is 414.`,
+      parameters: indexParameters(compiled),
+      responses: {
+        '200': {
+          description: `The ${plural} of the page (an empty list past the last page)`,
+          headers: {
+            Link: {
+              description:
+                'RFC 8288 links to the `first`, `prev`, `next` and `last` pages (those that exist), each keeping the other parameters',
+              required: true,
+              schema: { type: 'string' },
+            },
+            'X-Total-Count': {
+              description: `The number of ${plural} matching the filters, on all pages`,
+              schema: { type: 'integer', minimum: 0 },
+            },
+          },
+          content: {
+            [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: ref(names.output) }) },
+          },
+        },
+        ...problems('BadRequest', 'UriTooLong'),
+      },
+    };
+  }
+  if (compiled.enabled.has('create')) {
+    collection.post = {
+      operationId: operationId('create'),
+      tags,
+      summary: `Create a ${name}`,
+      requestBody: requestBody(compiled, names.createInput, `The new ${name}'s fields; the server assigns \`id\`.`),
+      responses: {
+        '200': record(`The ${name} as stored`, {
+          Location: {
+            description: `The path of the new ${name}`,
+            required: true,
+            schema: { type: 'string', format: 'uri-reference' },
+          },
+        }),
+        ...problems('BadRequest', 'ContentTooLarge', 'UnsupportedMediaType', 'ValidationFailed'),
+      },
+    };
+  }
+  if (compiled.enabled.has('show')) {
+    member.get = {
+      operationId: operationId('show'),
+      tags,
+      summary: `Show a ${name}`,
+      parameters: [ifNoneMatchParameter],
+      responses: {
+        '200': record(`The ${name}`),
+        '304': { description: `The client's copy is current (\`If-None-Match\`)`, headers: { ETag: etag } },
+        ...problems('NotFound'),
+      },
+    };
+  }
+  if (compiled.enabled.has('update')) {
+    member.patch = {
+      operationId: operationId('update'),
+      tags,
+      summary: `Update a ${name}`,
+      description: `Changes only the fields sent; \`{}\` changes nothing. A ${name} that does not exist is 404 whatever the body.`,
+      parameters: [ifMatchParameter],
+      requestBody: requestBody(compiled, names.updateInput, 'The fields to change.'),
+      responses: {
+        '200': record(`The whole ${name} after the change`),
+        ...problems(
+          'BadRequest',
+          'NotFound',
+          'PreconditionFailed',
+          'ContentTooLarge',
+          'UnsupportedMediaType',
+          'ValidationFailed',
+        ),
+      },
+    };
+  }
+  if (compiled.enabled.has('destroy')) {
+    member.delete = {
+      operationId: operationId('destroy'),
+      tags,
+      summary: `Delete a ${name}`,
+      description: `Ids are never reused; deleting again is 404.`,
+      parameters: [ifMatchParameter],
+      responses: {
+        '204': { description: `The ${name} was deleted` },
+        ...problems('NotFound', 'PreconditionFailed'),
+      },
+    };
+  }
+
+  // Both paths exist even when every action on one is disabled: they answer 405, not 404.
+  return { [`/${path}`]: collection, [`/${path}/{id}`]: member };
+}

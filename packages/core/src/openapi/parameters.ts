@@ -1,0 +1,108 @@
+import type { CompiledResource } from '../resource/define-resource.js';
+import type { AttributeSchema } from '../store/store.js';
+import { filterValueSchema, type JsonSchema } from './schemas.js';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The `id` path parameter of the member operations. */
+export function idParameter(compiled: CompiledResource): JsonSchema {
+  return {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: `The ${compiled.resource.name}'s id. Anything but a positive integer in plain decimal answers 404.`,
+    schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  };
+}
+
+/** `If-None-Match` of show: a revalidating client sends the ETag it holds. */
+export const ifNoneMatchParameter: JsonSchema = {
+  name: 'If-None-Match',
+  in: 'header',
+  description: 'ETags of copies the client holds; when one is current the answer is 304 without a body.',
+  schema: { type: 'string' },
+};
+
+/** `If-Match` of update and destroy: optimistic concurrency. */
+export const ifMatchParameter: JsonSchema = {
+  name: 'If-Match',
+  in: 'header',
+  description:
+    'The ETag of the copy the client read: the write happens only if the record still has it, else 412. `*` matches any record; a weak tag (`W/"..."`) never matches.',
+  schema: { type: 'string' },
+};
+
+/**
+ * Every query parameter of the index, each declared by its literal name. OpenAPI's `deepObject`
+ * style cannot describe `filter[a][]`, so each filterable attribute gets two parameters:
+ * `filter[a]` (equals) and `filter[a][]` (any of, repeated). `sort` is a string whose pattern
+ * admits only the sortable attributes.
+ *
+ * @example
+ * ```ts
+ * indexParameters(compiledResource(books)).map((parameter) => parameter.name);
+ * // ['filter[id]', 'filter[id][]', 'filter[name]', ..., 'sort', 'page', 'per_page']
+ * ```
+ */
+export function indexParameters(compiled: CompiledResource): JsonSchema[] {
+  const { plural } = compiled.resource;
+  const { filterable, sortable, defaultSort, perPage, count } = compiled.query;
+  const { filterValues, sortKeys } = compiled.limits;
+  const parameters: JsonSchema[] = [];
+
+  for (const field of filterable) {
+    const value = filterValueSchema(compiled.attributes.get(field) as AttributeSchema);
+    parameters.push(
+      {
+        name: `filter[${field}]`,
+        in: 'query',
+        description: `Keeps the ${plural} whose \`${field}\` equals this value (strings compare exactly). Filters on several attributes combine with AND.`,
+        schema: value,
+      },
+      {
+        name: `filter[${field}][]`,
+        in: 'query',
+        description: `Keeps the ${plural} whose \`${field}\` is any of these values: repeat the parameter, \`filter[${field}][]=a&filter[${field}][]=b\`. Not together with \`filter[${field}]\`. At most ${filterValues} filter values in all.`,
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', items: value, minItems: 1, maxItems: filterValues },
+      },
+    );
+  }
+
+  if (sortable.size > 0) {
+    const names = [...sortable];
+    const key = `-?(?:${names.map(escapeRegExp).join('|')})`;
+    const fallback = (defaultSort ?? []).map((entry) => `${entry.descending ? '-' : ''}${entry.attribute}`).join(',');
+    const other = names.find((name) => name !== 'id');
+    const example = other ? `${other},-id` : '-id';
+    parameters.push({
+      name: 'sort',
+      in: 'query',
+      description: `Up to ${sortKeys} attributes to sort by, comma-separated, each at most once; a leading \`-\` sorts descending: \`${example}\`. Sortable: ${names.map((name) => `\`${name}\``).join(', ')}. Default \`${fallback || 'id'}\`. Ties are broken by \`id\` ascending unless \`id\` is a sort key.`,
+      schema: { type: 'string', pattern: `^${key}(?:,${key}){0,${sortKeys - 1}}$`, examples: [example] },
+    });
+  }
+
+  parameters.push(
+    {
+      name: 'page',
+      in: 'query',
+      description: 'Page number, from 1. A page past the end is an empty list.',
+      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 },
+    },
+    {
+      name: 'per_page',
+      in: 'query',
+      description: `Records per page, at most ${perPage.max}.`,
+      schema: { type: 'integer', minimum: 1, maximum: perPage.max, default: perPage.default },
+    },
+    {
+      name: 'count',
+      in: 'query',
+      description: `Whether to count the matching ${plural} (\`X-Total-Count\` and the \`last\` link); counting costs a query on big tables.`,
+      schema: { type: 'boolean', default: count },
+    },
+  );
+  return parameters;
+}

@@ -1,0 +1,163 @@
+import {
+  BadRequestError,
+  ConflictError,
+  HttpError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../errors/http-error.js';
+import { toProblemResponse } from '../errors/problem.js';
+import { preconditionFailed } from '../http/conditional.js';
+import type { JsonSchema } from './schemas.js';
+
+/** Media type of every error response (RFC 9457). */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/** Names of the shared component schemas; resource schemas are named around them. */
+export const PROBLEM_SCHEMA = 'Problem';
+export const VALIDATION_PROBLEM_SCHEMA = 'ValidationProblem';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The shared component schemas of problem details. */
+export const problemSchemas: Record<string, JsonSchema> = {
+  [PROBLEM_SCHEMA]: {
+    type: 'object',
+    description:
+      'An RFC 9457 problem details object. More members may be added; clients ignore the ones they do not know.',
+    required: ['type', 'title', 'status', 'detail', 'code'],
+    properties: {
+      type: { type: 'string', format: 'uri-reference', examples: ['about:blank'] },
+      title: { type: 'string', description: 'The reason phrase of the status', examples: ['Not Found'] },
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: { type: 'string', description: 'What went wrong in this request, for humans' },
+      code: {
+        type: 'string',
+        description: 'A stable machine-readable code, e.g. `invalid_query`, `validation_failed`, `not_found`',
+        examples: ['validation_failed'],
+      },
+      errors: {
+        type: 'object',
+        description: 'Per-field validation messages (422 only)',
+        additionalProperties: { type: 'array', items: { type: 'string' }, minItems: 1 },
+        examples: [{ author: ['is required'] }],
+      },
+    },
+  },
+  [VALIDATION_PROBLEM_SCHEMA]: {
+    allOf: [ref(PROBLEM_SCHEMA), { type: 'object', required: ['errors'] }],
+  },
+};
+
+/** The problem a thrown error becomes on the wire, so the examples are exactly what clients get. */
+function example(error: unknown): unknown {
+  return JSON.parse(toProblemResponse(error).body as string);
+}
+
+function problemResponse(
+  status: number | undefined,
+  description: string,
+  error: unknown,
+  extra: { schema?: string; headers?: Record<string, unknown> } = {},
+): JsonSchema {
+  const base = ref(extra.schema ?? PROBLEM_SCHEMA);
+  const schema = status === undefined ? base : { allOf: [base, { properties: { status: { const: status } } }] };
+  return {
+    description,
+    ...(extra.headers ? { headers: extra.headers } : {}),
+    content: { [PROBLEM_MEDIA_TYPE]: { schema, example: example(error) } },
+  };
+}
+
+/** Names of the shared error responses. */
+export type ProblemResponseName =
+  | 'BadRequest'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'PreconditionFailed'
+  | 'ContentTooLarge'
+  | 'UriTooLong'
+  | 'UnsupportedMediaType'
+  | 'ValidationFailed'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'OtherProblem';
+
+/** Shared error responses by component name; operations reference them. */
+export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
+  BadRequest: problemResponse(
+    400,
+    'The request cannot be understood: an unknown or disallowed attribute in `filter` or `sort`, a filter value of the wrong type, a malformed parameter, `per_page` over the maximum, broken JSON, or a body that is not a JSON object.',
+    new BadRequestError('sort: "year" is not an attribute that can be used here (allowed: id, name)', 'invalid_query'),
+  ),
+  NotFound: problemResponse(
+    404,
+    'No such record (an id that is not a positive integer never exists), or no such path.',
+    new NotFoundError('book 7 does not exist'),
+  ),
+  MethodNotAllowed: problemResponse(
+    405,
+    'The path exists but does not serve this method; `Allow` lists those it serves.',
+    new HttpError(405, 'method_not_allowed', {
+      detail: 'PUT is not allowed on /api/books/1; allowed: GET, HEAD, PATCH, DELETE, OPTIONS',
+    }),
+    {
+      headers: {
+        Allow: { description: 'The methods this path serves', required: true, schema: { type: 'string' } },
+      },
+    },
+  ),
+  PreconditionFailed: problemResponse(
+    412,
+    'The record has changed since the client read it: its ETag no longer matches `If-Match`. Nothing was changed; read it again.',
+    preconditionFailed(),
+  ),
+  UriTooLong: problemResponse(
+    414,
+    'The query string is longer than the limit.',
+    new HttpError(414, 'uri_too_long', {
+      detail: 'The query string is 5000 characters long; at most 4096 are accepted',
+    }),
+  ),
+  ContentTooLarge: problemResponse(
+    413,
+    'The body is larger than the limit; the server stops reading it.',
+    new HttpError(413, 'payload_too_large', { detail: 'The request body is larger than the limit of 1048576 bytes' }),
+  ),
+  UnsupportedMediaType: problemResponse(
+    415,
+    'The body is not JSON: send `Content-Type: application/json` (or another `+json` type).',
+    new HttpError(415, 'unsupported_media_type', {
+      detail: 'The request body must be JSON (Content-Type: application/json), not text/plain',
+    }),
+  ),
+  ValidationFailed: problemResponse(
+    422,
+    'The body is JSON but some fields are not acceptable; `errors` maps each offending field to its messages. Nothing was stored.',
+    new ValidationError({ author: ['is required'] }),
+    { schema: VALIDATION_PROBLEM_SCHEMA },
+  ),
+  InternalError: problemResponse(
+    500,
+    'An unexpected error; it was logged on the server and no details are sent.',
+    new Error('hidden'),
+  ),
+  ServiceUnavailable: problemResponse(
+    503,
+    'The data store cannot be reached right now; retry later.',
+    new ServiceUnavailableError(),
+    {
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+      },
+    },
+  ),
+  OtherProblem: problemResponse(
+    undefined,
+    'Any other problem raised by a hook of the resource (401, 403, 409...).',
+    new ConflictError('A book with this name already exists'),
+  ),
+};
+
+/** A reference to a shared error response. */
+export const problemRef = (name: ProblemResponseName) => ({ $ref: `#/components/responses/${name}` });

@@ -1,0 +1,197 @@
+import { getMetadataStorage } from 'class-validator';
+import type { CompiledResource } from '../resource/define-resource.js';
+import type { AttributeSchema } from '../store/store.js';
+
+/**
+ * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1).
+ *
+ * @example
+ * ```ts
+ * const schema: JsonSchema = { type: 'string', maxLength: 500 };
+ * ```
+ */
+export type JsonSchema = { [keyword: string]: unknown };
+
+type Refine = (schema: JsonSchema, constraints: readonly unknown[], attribute: AttributeSchema) => void;
+
+/**
+ * Strings every store can hold: no NUL and no lone surrogate (refused with 422 in bodies, 400 in
+ * filters). Surrogate pairs are spelled out so that the pattern means the same with or without
+ * the regular expression's Unicode flag, whichever a tool uses.
+ */
+export const STORABLE_STRING = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const numeric = (attribute: AttributeSchema) => attribute.type === 'integer' || attribute.type === 'number';
+
+/**
+ * What each class-validator decorator (by its metadata name) says about a value, in JSON Schema
+ * terms. Decorators missing here still validate on the server; they only go undocumented.
+ */
+const REFINEMENTS: Record<string, Refine> = {
+  isLength: (schema, [min, max]) => {
+    if (finite(min) && min > 0) schema.minLength = min;
+    if (finite(max)) schema.maxLength = max;
+  },
+  minLength: (schema, [min]) => {
+    if (finite(min)) schema.minLength = min;
+  },
+  maxLength: (schema, [max]) => {
+    if (finite(max)) schema.maxLength = max;
+  },
+  isNotEmpty: (schema, _, attribute) => {
+    if (attribute.type === 'string') schema.minLength = Math.max(1, Number(schema.minLength ?? 0));
+  },
+  isEmail: (schema) => {
+    schema.format = 'email';
+  },
+  isUrl: (schema) => {
+    schema.format = 'uri';
+  },
+  isUuid: (schema) => {
+    schema.format = 'uuid';
+  },
+  // ISO 8601 admits more than RFC 3339's date-time (plain dates, week dates), so no `format`.
+  isIso8601: (schema) => {
+    schema.description = 'An ISO 8601 date or date-time';
+  },
+  isDateString: (schema) => {
+    schema.description = 'An ISO 8601 date or date-time';
+  },
+  isIn: (schema, [values]) => {
+    if (Array.isArray(values)) schema.enum = [...values];
+  },
+  min: (schema, [value], attribute) => {
+    if (finite(value) && numeric(attribute)) schema.minimum = value;
+  },
+  max: (schema, [value], attribute) => {
+    if (finite(value) && numeric(attribute)) schema.maximum = value;
+  },
+  isPositive: (schema, _, attribute) => {
+    if (numeric(attribute)) schema.exclusiveMinimum = 0;
+  },
+  isNegative: (schema, _, attribute) => {
+    if (numeric(attribute)) schema.exclusiveMaximum = 0;
+  },
+  matches: (schema, [pattern, modifiers]) => {
+    // A pattern with flags (`/x/i`) has no JSON Schema equivalent: leave it undocumented.
+    if (modifiers) return;
+    if (pattern instanceof RegExp && pattern.flags === '') schema.pattern = pattern.source;
+    else if (typeof pattern === 'string') schema.pattern = pattern;
+  },
+};
+
+/** The value schema of an attribute from its type and decorators; `null` added when nullable. */
+function valueSchema(
+  attribute: AttributeSchema,
+  constraints: readonly { name: string; constraints: readonly unknown[] }[],
+  options: { constraints: boolean; nullable: boolean },
+): JsonSchema {
+  const schema: JsonSchema = {};
+  for (const entry of constraints) REFINEMENTS[entry.name]?.(schema, entry.constraints, attribute);
+  if (!options.constraints) {
+    // Responses describe the shape (type, format, enum), not the limits inputs are checked against.
+    for (const keyword of ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
+      delete schema[keyword];
+    }
+    delete schema.pattern;
+  }
+  if (attribute.type === 'string' && options.constraints) {
+    if (schema.pattern === undefined) schema.pattern = STORABLE_STRING;
+    else schema.allOf = [{ pattern: STORABLE_STRING }];
+  }
+  if (attribute.type === 'integer' && options.constraints) {
+    // The server takes integers only within JavaScript's safe range.
+    schema.minimum ??= Number.MIN_SAFE_INTEGER;
+    schema.maximum ??= Number.MAX_SAFE_INTEGER;
+  }
+  const nullable = options.nullable && attribute.nullable;
+  if (nullable && Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  return { type: nullable ? [attribute.type, 'null'] : attribute.type, ...schema };
+}
+
+/** The class-validator constraints of each property of a resource's model. */
+function constraintsOf(compiled: CompiledResource): Map<string, { name: string; constraints: unknown[] }[]> {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(compiled.resource.model, '', true, false);
+  const byProperty = new Map<string, { name: string; constraints: unknown[] }[]>();
+  for (const entry of metadata) {
+    if (!entry.name || entry.each) continue;
+    const list = byProperty.get(entry.propertyName) ?? [];
+    list.push({ name: entry.name, constraints: entry.constraints ?? [] });
+    byProperty.set(entry.propertyName, list);
+  }
+  return byProperty;
+}
+
+/** The three schemas of a resource: the record as shown, and the bodies of create and update. */
+export interface ResourceSchemas {
+  readonly output: JsonSchema;
+  readonly createInput: JsonSchema;
+  readonly updateInput: JsonSchema;
+}
+
+/**
+ * Builds a resource's component schemas from its compiled allow-lists and its model's
+ * class-validator decorators: the record as responses show it (the `show` fields, `id` first,
+ * every one present, optional ones `null` when unset), the create body (the create-writable
+ * fields, required unless `@IsOptional`) and the update body (the update-writable fields, none
+ * required). Inputs refuse unknown members, as the server does.
+ *
+ * @example
+ * ```ts
+ * const { output, createInput, updateInput } = resourceSchemas(compiledResource(books));
+ * createInput.required; // ['name', 'author']
+ * ```
+ */
+export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
+  const constraints = constraintsOf(compiled);
+  const attribute = (name: string) => compiled.attributes.get(name) as AttributeSchema;
+  const readOnly = compiled.create.readOnly;
+
+  const shownProperties: Record<string, JsonSchema> = {};
+  for (const name of compiled.shown) {
+    shownProperties[name] =
+      name === 'id'
+        ? { type: 'integer', minimum: 1, readOnly: true, description: 'Assigned by the server' }
+        : {
+            ...valueSchema(attribute(name), constraints.get(name) ?? [], { constraints: false, nullable: true }),
+            ...(readOnly.has(name) ? { readOnly: true } : {}),
+          };
+  }
+  const output: JsonSchema = { type: 'object', required: [...compiled.shown], properties: shownProperties };
+  // The default render step shows exactly these fields; a custom one may show others.
+  if (!compiled.steps.render) output.additionalProperties = false;
+
+  const input = (writable: ReadonlySet<string>, partial: boolean): JsonSchema => {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const [name, schema] of compiled.attributes) {
+      if (!writable.has(name)) continue;
+      properties[name] = valueSchema(schema, constraints.get(name) ?? [], { constraints: true, nullable: true });
+      if (!partial && !schema.nullable) required.push(name);
+    }
+    return {
+      type: 'object',
+      ...(required.length > 0 ? { required } : {}),
+      properties,
+      additionalProperties: false,
+    };
+  };
+
+  return {
+    output,
+    createInput: input(compiled.create.writable, false),
+    updateInput: input(compiled.update.writable, true),
+  };
+}
+
+/**
+ * The schema of a filter value in the query string: the attribute's type without its input
+ * limits (any storable string may be searched for) and without `null` (which cannot be filtered on).
+ */
+export function filterValueSchema(attribute: AttributeSchema): JsonSchema {
+  if (attribute.type === 'integer') {
+    return { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+  }
+  return attribute.type === 'string' ? { type: 'string', pattern: STORABLE_STRING } : { type: attribute.type };
+}
