@@ -1,7 +1,21 @@
 import { memoryStore, type StoreProvider } from '@resourcery/core';
+import { redactUrl, sqlStore } from '@resourcery/sql';
 
-/** Picks the store named by `DATABASE_URL`. */
+const SQL_URL = /^(sqlite|postgres|postgresql|mysql|mariadb):/i;
+
+/**
+ * Picks the store named by `DATABASE_URL`: `memory:` (forgets everything on restart),
+ * `sqlite:<path>`, `postgres://…`/`postgresql://…`, `mysql://…`/`mariadb://…`.
+ *
+ * @example
+ * ```ts
+ * const store = storeFromUrl('postgres://postgres@127.0.0.1:5432/books');
+ * ```
+ */
 export function storeFromUrl(url: string): StoreProvider {
   if (url === 'memory:' || url === 'memory') return memoryStore();
-  throw new Error(`DATABASE_URL: unsupported store "${url}" (supported: memory:)`);
+  if (SQL_URL.test(url)) return sqlStore(url);
+  throw new Error(
+    `DATABASE_URL: unsupported store "${redactUrl(url)}" (use memory:, sqlite:<path>, postgres://…, mysql://… or mariadb://…)`,
+  );
 }

@@ -3,3 +3,4 @@
 export { Book, type BookResourceOptions, bookResource } from './book-resource.js';
 export { type HttpSuiteOptions, type HttpSuiteTarget, httpCaseNames, httpConformanceSuite } from './http-suite.js';
 export { serveHttp } from './serve-http.js';
+export * from './store-suite.js';

@@ -1,0 +1,96 @@
+import type { CollectionSchema, Store, StoreProvider } from '@resourcery/core';
+import type { Kysely } from 'kysely';
+import { detectDialect, familyOf, type SqlDialect } from './dialect.js';
+import { type ConnectionOptions, openDatabase } from './open-database.js';
+import { SqlCollection } from './sql-collection.js';
+import { ensureTable, serverDialect } from './table-setup.js';
+import { translateError } from './translate-error.js';
+
+/** Options of {@link sqlStore}. */
+export interface SqlStoreOptions extends ConnectionOptions {
+  /**
+   * The dialect of a Kysely instance built on a dialect other than Kysely's own three
+   * (detected otherwise). MySQL and MariaDB are told apart by asking the server.
+   */
+  readonly dialect?: SqlDialect;
+  /** Prefix of every table name (`app_` stores `books` in `app_books`). Default: none. */
+  readonly tablePrefix?: string;
+  /**
+   * Whether `init` creates missing tables. With `false` it only checks that they exist with
+   * every column (for schemas managed by migrations, see `schemaSql`). Default: `true`.
+   */
+  readonly createTables?: boolean;
+}
+
+/** A {@link StoreProvider} over a SQL database. */
+export interface SqlStoreProvider extends StoreProvider {
+  /** The database's dialect (`mysql` becomes `mariadb` after `init` when the server is MariaDB). */
+  readonly dialect: SqlDialect;
+  /** The Kysely instance the stores use, for queries of your own. */
+  // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
+  readonly db: Kysely<any>;
+  collection(schema: CollectionSchema): Store;
+  /** Connects and creates missing tables and their indexes; never alters an existing table. */
+  init(schemas: readonly CollectionSchema[]): Promise<void>;
+  /** Closes the connections it opened (a Kysely instance passed in is left to its owner). */
+  close(): Promise<void>;
+}
+
+/**
+ * Stores resources in SQLite, PostgreSQL, MySQL or MariaDB through Kysely: one table per
+ * resource, queries pushed down to the database (filters, order, paging, counts), binary string
+ * order and equality everywhere. Pass a URL, or a Kysely instance you already have.
+ * Unreachable databases answer 503 until they are back; constraint errors 409 or 422.
+ *
+ * @param target - `sqlite:<path>`, `sqlite::memory:`, `postgres://…`, `postgresql://…`,
+ * `mysql://…`, `mariadb://…`, or a `Kysely` instance.
+ *
+ * @example
+ * ```ts
+ * import { sqlStore } from '@resourcery/sql';
+ *
+ * const store = sqlStore(process.env.DATABASE_URL ?? 'sqlite:data/books.sqlite');
+ * app.use('/api', resourcery({ resources: [books], store }));
+ * ```
+ * @example
+ * ```ts
+ * const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+ * const store = sqlStore(db, { tablePrefix: 'api_' });
+ * ```
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any Kysely instance, whatever its table types
+export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions = {}): SqlStoreProvider {
+  const opened = typeof target === 'string' ? openDatabase(target, options) : undefined;
+  const db = opened?.db ?? (target as Kysely<unknown>);
+  let dialect = options.dialect ?? opened?.dialect ?? detectDialect(db);
+  if (!dialect) throw new TypeError('sqlStore: cannot tell the dialect of this Kysely instance; set options.dialect');
+  const family = familyOf(dialect);
+  const tablePrefix = options.tablePrefix ?? '';
+  let serverChecked = false;
+
+  return {
+    get dialect() {
+      return dialect as SqlDialect;
+    },
+    db,
+    collection(schema) {
+      return new SqlCollection(db, `${tablePrefix}${schema.name}`, schema, family);
+    },
+    async init(schemas) {
+      try {
+        if (!serverChecked) {
+          dialect = await serverDialect(db, dialect as SqlDialect);
+          serverChecked = true;
+        }
+        for (const schema of schemas) {
+          await ensureTable(db, schema, dialect as SqlDialect, { tablePrefix, create: options.createTables !== false });
+        }
+      } catch (error) {
+        throw translateError(error);
+      }
+    },
+    async close() {
+      if (opened) await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { CollectionSchema } from '@resourcery/core';
+import { redactUrl, type SqlStoreOptions, type SqlStoreProvider, sqlStore } from '@resourcery/sql';
+import { sql } from 'kysely';
+import { inject, it } from 'vitest';
+
+/** The database servers the tests use, located by environment variables. */
+export const SERVERS = {
+  postgres: { label: 'PostgreSQL', url: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  mariadb: { label: 'MariaDB', url: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test' },
+} as const;
+
+export type ServerName = keyof typeof SERVERS;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Which servers answered the global setup's ping. */
+    reachableServers: Record<ServerName, boolean>;
+  }
+}
+
+/** Connects and runs `select 1`; answers why it failed, or `undefined` when the server answered. */
+export async function ping(url: string): Promise<string | undefined> {
+  const store = sqlStore(url, { connectTimeoutMs: 3000 });
+  try {
+    await sql`select 1`.execute(store.db);
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    return cause instanceof Error ? cause.message || cause.name : String(cause);
+  } finally {
+    await store.close().catch(() => {});
+  }
+}
+
+/** The one line printed when a server is skipped. */
+export function skipLine(name: ServerName, reason: string): string {
+  const { label, url } = SERVERS[name];
+  return `[resourcery] ${label} not reachable at ${redactUrl(url)} (${reason}): skipping its suites (set CI=true to make this fail)`;
+}
+
+/**
+ * Whether a test file may use a server (the global setup pinged it once for the whole run).
+ * When it is unreachable under `CI=true`, registers a failing test instead: CI must not pass
+ * with a database suite silently skipped.
+ *
+ * @example
+ * ```ts
+ * if (serverAvailable('postgres')) storeConformanceSuite('postgres', () => sqlStore(SERVERS.postgres.url));
+ * ```
+ */
+export function serverAvailable(name: ServerName): boolean {
+  const available = inject('reachableServers')[name];
+  if (available) return true;
+  const { label, url } = SERVERS[name];
+  const title = `${label} is reachable at ${redactUrl(url)}`;
+  if (process.env.CI === 'true') {
+    it(title, () => {
+      throw new Error(`${label} is not reachable at ${redactUrl(url)} and CI=true: start it (see .ci/run)`);
+    });
+  } else {
+    it.skip(title, () => {}); // a file without any test would fail
+  }
+  return false;
+}
+
+/**
+ * Wraps a provider so that `close` first drops the tables its collections created: test runs on
+ * a shared server leave nothing behind.
+ */
+export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): SqlStoreProvider {
+  const tables = new Set<string>();
+  return Object.assign(Object.create(provider) as SqlStoreProvider, {
+    collection(schema: CollectionSchema) {
+      tables.add(`${tablePrefix}${schema.name}`);
+      return provider.collection(schema);
+    },
+    async close() {
+      for (const table of tables) await provider.db.schema.dropTable(table).ifExists().execute();
+      await provider.close();
+    },
+  });
+}
+
+/** A database the behaviour tests run on. */
+export interface TestDatabase {
+  readonly label: string;
+  /** A store over empty tables (a new file, or fresh table names dropped on close). */
+  readonly open: (options?: Omit<SqlStoreOptions, 'tablePrefix'>) => { store: SqlStoreProvider; tablePrefix: string };
+}
+
+/** SQLite (always), then PostgreSQL and MariaDB when they are reachable (see {@link serverAvailable}). */
+export function testDatabases(folder: string): TestDatabase[] {
+  let opened = 0;
+  const run = Math.random().toString(36).slice(2, 8);
+  const list: TestDatabase[] = [
+    {
+      label: 'SQLite',
+      open: (options) => ({ store: sqlStore(`sqlite:${folder}/${++opened}.sqlite`, options), tablePrefix: '' }),
+    },
+  ];
+  for (const name of ['postgres', 'mariadb'] as const) {
+    if (!serverAvailable(name)) continue;
+    list.push({
+      label: SERVERS[name].label,
+      open: (options) => {
+        const tablePrefix = `t${run}_${++opened}_`;
+        const store = droppingTables(sqlStore(SERVERS[name].url, { ...options, tablePrefix }), tablePrefix);
+        return { store, tablePrefix };
+      },
+    });
+  }
+  return list;
+}
