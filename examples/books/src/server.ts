@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
@@ -13,23 +14,64 @@ function defaultDatabaseUrl(): string {
 
 const port = Number(process.env.PORT ?? 3000);
 const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl();
+/** How long a shutdown waits for requests in flight before giving up with exit code 1. */
+const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
 const store = storeFromUrl(databaseUrl);
 const app = createApp(store, { logRequests: true });
 
-const server = app.listen(port, () => {
+let shuttingDown = false;
+/** Responses not yet sent: on shutdown they answer with `Connection: close`. */
+const inFlight = new Set<ServerResponse>();
+const server = createServer((req, res) => {
+  // While shutting down, answer with `Connection: close`: keep-alive clients reconnect elsewhere.
+  if (shuttingDown) res.shouldKeepAlive = false;
+  inFlight.add(res);
+  res.once('close', () => inFlight.delete(res));
+  app(req, res);
+});
+
+server.listen(port, () => {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   console.log(`Books API on ${redactUrl(databaseUrl)}: http://localhost:${actual}/api/books`);
   console.log(`API docs: http://localhost:${actual}/api/docs`);
 });
 
+if (process.env.REPORT_MEMORY === '1') {
+  // For bench/soak.mjs: one line of memory figures per second on stdout.
+  setInterval(() => {
+    const { rss, heapUsed } = process.memoryUsage();
+    console.log(`memory rss=${rss} heapUsed=${heapUsed}`);
+  }, 1000).unref();
+}
+
+/**
+ * Graceful shutdown: stop accepting connections, let requests in flight finish (idle keep-alive
+ * connections are closed), close the store's pool, exit 0. If that takes longer than
+ * `SHUTDOWN_TIMEOUT_MS` (default 10 s), exit 1.
+ */
 function shutdown(signal: string): void {
+  if (shuttingDown) return;
+  shuttingDown = true;
   console.log(`${signal} received, shutting down`);
+  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  setTimeout(() => {
+    console.error(`shutdown did not finish within ${shutdownTimeoutMs} ms, exiting`);
+    process.exit(1);
+  }, shutdownTimeoutMs).unref();
   server.close(async () => {
-    await store.close?.();
-    process.exit(0);
+    try {
+      await store.close?.();
+      console.log('shut down');
+      process.exit(0);
+    } catch (error) {
+      console.error('closing the store failed', error);
+      process.exit(1);
+    }
   });
   server.closeIdleConnections();
+  // A keep-alive connection becomes idle when its last response is sent: close it then.
+  setInterval(() => server.closeIdleConnections(), 100).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -38,7 +38,9 @@ export function toProblemResponse(
       : new HttpError(500, 'internal_error', {
           detail: 'An unexpected error occurred; it has been logged',
         });
-  if (known.status >= 500) log?.(error, request);
+  // Server errors, and client errors caused by something underneath (a constraint the database
+  // enforced), go to the log; the client only ever sees the problem.
+  if (known.status >= 500 || (error instanceof Error && error.cause !== undefined)) log?.(error, request);
   const problem: Problem = {
     type: 'about:blank',
     title: statusTitle(known.status),

@@ -41,19 +41,28 @@ export async function bundleExampleServer(): Promise<string> {
 
 /** The example's server running in a child process. */
 export class ExampleServer {
+  /** The last 10,000 characters the process wrote (stdout and stderr). */
+  output = '';
+
   private constructor(
     readonly child: ChildProcess,
     /** `http://127.0.0.1:<port>/api` */
     readonly baseUrl: string,
   ) {}
 
+  /** `http://127.0.0.1:<port>` */
+  get origin(): string {
+    return this.baseUrl.replace(/\/api$/, '');
+  }
+
   /** Starts the bundled server on a free port with `DATABASE_URL` and waits until it listens. */
-  static async start(bundle: string, databaseUrl: string): Promise<ExampleServer> {
+  static async start(bundle: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ExampleServer> {
     const child = spawn(process.execPath, [bundle], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0' },
+      env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let server: ExampleServer | undefined;
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 15_000);
       const read = (chunk: Buffer) => {
@@ -63,6 +72,7 @@ export class ExampleServer {
           clearTimeout(timer);
           resolve(Number(match[1]));
         }
+        if (server) server.output = output;
       };
       child.stdout?.on('data', read); // keeps reading the request log, so the pipe never fills
       child.stderr?.on('data', read);
@@ -71,7 +81,9 @@ export class ExampleServer {
         reject(new Error(`the server exited with ${code}:\n${output}`));
       });
     });
-    return new ExampleServer(child, `http://127.0.0.1:${port}/api`);
+    server = new ExampleServer(child, `http://127.0.0.1:${port}/api`);
+    server.output = output;
+    return server;
   }
 
   /** Kills the process with `signal` and waits until it is gone. */

@@ -1,0 +1,25 @@
+import { sqlStore } from '@resourcery/sql';
+import { sql } from 'kysely';
+import { SERVERS } from './databases.js';
+
+/**
+ * Creates a PostgreSQL database of its own for one test (so the example's `books` table starts
+ * empty) and answers its URL and a function that drops it.
+ */
+export async function freshPostgresDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = sqlStore(SERVERS.postgres.url);
+  const database = `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
+  await sql`create database ${sql.id(database)}`.execute(admin.db);
+  const url = new URL(SERVERS.postgres.url);
+  url.pathname = `/${database}`;
+  return {
+    url: url.href,
+    drop: async () => {
+      try {
+        await sql`drop database if exists ${sql.id(database)} with (force)`.execute(admin.db);
+      } finally {
+        await admin.close();
+      }
+    },
+  };
+}
