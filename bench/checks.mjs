@@ -2,6 +2,7 @@
 // their answers must match the baseline's (status, key headers, body). A contender that
 // answers differently is not doing the same work, so the run stops before timing anything.
 import { isDeepStrictEqual } from 'node:util';
+import { contractOwnAnswer } from './contenders/by-hand/dialect.mjs';
 import { AUTHORS, FILTER_AUTHOR, makeBooks } from './data.mjs';
 
 /** Headers whose values must match; others (Date, Content-Length, Connection...) may differ. */
@@ -96,6 +97,25 @@ export function checkRequests({ books, scenarios }) {
   ];
 }
 
+/**
+ * The requests every contender answers, including those whose API has another shape (their
+ * `dialect` translates them): one of each timed scenario over fixed ids, and the reads that show
+ * what the writes did. Compared after reduction to `{ status, body, total }` (same records in the
+ * same order, same total), since headers and error shapes differ between the APIs.
+ */
+export function commonRequests({ books, scenarios }) {
+  const fixed = (path) => path.replace(/^\/api\/books\/\d+$/, '/api/books/5');
+  return [
+    ...scenarios.map((scenario) => {
+      const request = scenario.request();
+      return { ...request, path: fixed(request.path), scenario: scenario.name };
+    }),
+    get('/api/books/5'),
+    get(`/api/books/${books + 1}`),
+    get('/api/books?per_page=100'),
+  ];
+}
+
 /** What a contender answered, reduced to what must match. `detail` is prose, so it may differ. */
 export async function answer(port, request) {
   const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
@@ -124,37 +144,53 @@ function show(value) {
 }
 
 /**
- * Sends every check to every server (`[{ name, port }]`) and compares each answer with the
- * baseline's. Answers the number of requests checked; throws with the first differences.
- * With a single server, only the timed scenarios' requests are checked (they must succeed).
+ * Sends the checks to the servers (`[{ name, port, dialect? }]`) and compares each answer with
+ * the baseline's: first {@link commonRequests} to every server (translated by its `dialect` and
+ * reduced to records, order and total), then {@link checkRequests}, the whole contract, to the
+ * servers that speak it (no `dialect`). Answers the number of requests checked; throws with the
+ * first differences. Without a baseline, only the timed scenarios' requests are checked (they
+ * must succeed).
  */
 export async function verify(servers, baselineName, { books, scenarios }) {
-  const requests = checkRequests({ books, scenarios });
   const baseline = servers.find((server) => server.name === baselineName);
   const problems = [];
-  for (const request of requests) {
-    const answers = [];
-    for (const server of servers) answers.push({ server, got: await answer(server.port, request) });
-    const label = `${request.method} ${request.path}`;
-    for (const { server, got } of answers) {
-      if (request.scenario && (got.status < 200 || got.status > 299)) {
+  const compare = async (requests, taking, reduce) => {
+    for (const request of requests) {
+      const answers = [];
+      for (const server of taking) {
+        const sent = server.dialect ? server.dialect.translate(request) : request;
+        answers.push({ server, got: reduce(server, request, await answer(server.port, sent)) });
+      }
+      const label = `${request.method} ${request.path}`;
+      for (const { server, got } of answers) {
+        if (request.scenario && (got.status < 200 || got.status > 299)) {
+          problems.push(
+            `${server.name}: scenario ${request.scenario} (${label}) answered ${got.status}: ${show(got.body)}`,
+          );
+        }
+      }
+      if (!baseline) continue;
+      const expected = answers.find(({ server }) => server === baseline).got;
+      for (const { server, got } of answers) {
+        if (server === baseline || isDeepStrictEqual(got, expected)) continue;
         problems.push(
-          `${server.name}: scenario ${request.scenario} (${label}) answered ${got.status}: ${show(got.body)}`,
+          `${label}\n  ${baseline.name}: ${show(expected)}\n  ${server.name}: ${show(got)}`.replace(/\n/g, '\n    '),
         );
       }
     }
-    if (!baseline) continue;
-    const expected = answers.find(({ server }) => server === baseline).got;
-    for (const { server, got } of answers) {
-      if (server === baseline || isDeepStrictEqual(got, expected)) continue;
-      problems.push(
-        `${label}\n  ${baseline.name}: ${show(expected)}\n  ${server.name}: ${show(got)}`.replace(/\n/g, '\n    '),
-      );
-    }
-  }
+  };
+  // First every contender, on what they all do, reduced to the records and totals...
+  const common = commonRequests({ books, scenarios });
+  await compare(common, servers, (server, request, got) =>
+    server.dialect ? server.dialect.normalize(request, got) : contractOwnAnswer(request, got),
+  );
+  // ...then everything the contract says, among the contenders that speak it.
+  const requests = checkRequests({ books, scenarios });
+  const speaking = servers.filter((server) => !server.dialect);
+  await compare(requests, speaking, (_server, _request, got) => got);
   if (problems.length > 0) {
     const listed = problems.slice(0, 5).join('\n  ');
     throw new Error(`The contenders do not answer alike (${problems.length} differences):\n  ${listed}`);
   }
-  return requests.length;
+  return common.length * servers.length + requests.length * speaking.length;
 }

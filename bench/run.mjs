@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { verify } from './checks.mjs';
+import { chartSvg } from './lib/chart.mjs';
 import { load } from './lib/load.mjs';
 import { formatSummary, summarize } from './lib/profile-summary.mjs';
 import { legend, markdownTable } from './lib/report.mjs';
@@ -32,6 +33,8 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --quick           smoke run: 1 round of 1 s after 1 s of warm-up
   --profile         CPU-profile every server during each scenario's timed rounds, summarize
                     the profiles and keep them in bench/results/profiles/
+  --chart           also write the run's chart to docs/performance-chart.svg
+                    (bench/results/chart.svg is always written)
   --out FILE        results file (default bench/results/<date>.json, also copied to latest.json)
   --help            this text`;
 
@@ -48,6 +51,7 @@ function options() {
       scenarios: { type: 'string' },
       quick: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      chart: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -83,6 +87,7 @@ function options() {
     baseline: values.baseline,
     scenarios,
     profile: values.profile,
+    chart: values.chart,
     out: values.out,
   };
 }
@@ -140,11 +145,12 @@ async function main() {
   const settings = options();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   mkdirSync(settings.profile ? PROFILES : RESULTS, { recursive: true });
-  const descriptions = Object.fromEntries(
+  const modules = Object.fromEntries(
     await Promise.all(
-      settings.contenders.map(async (name) => [name, (await import(`./contenders/${name}.mjs`)).default.description]),
+      settings.contenders.map(async (name) => [name, (await import(`./contenders/${name}.mjs`)).default]),
     ),
   );
+  const descriptions = Object.fromEntries(settings.contenders.map((name) => [name, modules[name].description]));
   const about = machine();
   log(`${about.cpus} CPUs (${about.cpuModel}), Node ${about.node}, load average ${about.loadAverage.join(' ')}`);
   log(
@@ -157,7 +163,8 @@ async function main() {
   process.once('SIGINT', () => stopAll().then(() => process.exit(130)));
   try {
     for (const name of settings.contenders) {
-      servers.push(await startServer(name, settings.books));
+      // `dialect`: how a contender with an API of another shape is spoken to (see checks.mjs).
+      servers.push({ ...(await startServer(name, settings.books)), dialect: modules[name].dialect });
       log(`started ${name}: ${descriptions[name]}`);
     }
     const checked = await verify(servers, settings.baseline, settings);
@@ -196,7 +203,11 @@ async function main() {
     const out = settings.out ?? new URL(`${stamp}.json`, RESULTS).pathname;
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(new URL('latest.json', RESULTS), `${JSON.stringify(report, null, 2)}\n`);
-    log(`results: ${out}`);
+    // The chart of this run: bench/results/chart.svg always; docs/performance-chart.svg with --chart.
+    const chart = chartSvg(report);
+    writeFileSync(new URL('chart.svg', RESULTS), chart);
+    if (settings.chart) writeFileSync(new URL('../docs/performance-chart.svg', HERE), chart);
+    log(`results: ${out}${settings.chart ? ' (chart: docs/performance-chart.svg)' : ''}`);
 
     for (const { contender, scenario, file } of profiles) {
       const summary = formatSummary(summarize(JSON.parse(readFileSync(file, 'utf8')), 25));

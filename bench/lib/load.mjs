@@ -8,9 +8,9 @@ import autocannon from 'autocannon';
  * failures seen.
  */
 export async function load({ server, scenario, duration, connections }) {
-  const requests = scenario.varies
-    ? [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }]
-    : [scenario.request()];
+  // A contender with an API of another shape (Feathers, json-server) gets the same request in its dialect.
+  const make = server.dialect ? () => server.dialect.translate(scenario.request()) : scenario.request;
+  const requests = scenario.varies ? [{ setupRequest: (request) => ({ ...request, ...make() }) }] : [make()];
   const cpuBefore = await server.command('cpu');
   const result = await autocannon({ url: `http://127.0.0.1:${server.port}`, connections, duration, requests });
   const cpu = (await server.command('cpu')) - cpuBefore;

@@ -11,9 +11,15 @@ export interface ResourceryOptions<S = Record<string, unknown>> extends Omit<Api
 }
 
 function headersOf(req: Request): Record<string, string | undefined> {
+  // Node joins repeated headers into one string, except a few (set-cookie): copy only then.
+  const raw = req.headers;
+  for (const name in raw) if (typeof raw[name] !== 'string') return joined(raw);
+  return raw as Record<string, string | undefined>;
+}
+
+function joined(raw: Request['headers']): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers))
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(raw)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
 }
 

@@ -19,9 +19,15 @@ export interface NodeOptions<S = Record<string, unknown>> extends ApiOptions<S> 
 export type NodeListener = ((req: IncomingMessage, res: ServerResponse) => void) & { readonly api: Api };
 
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
+  // Node joins repeated headers into one string, except a few (set-cookie): copy only then.
+  const raw = req.headers;
+  for (const name in raw) if (typeof raw[name] !== 'string') return joined(raw);
+  return raw as Record<string, string | undefined>;
+}
+
+function joined(raw: IncomingMessage['headers']): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers))
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(raw)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
 }
 
@@ -45,7 +51,12 @@ export function createListener<S = Record<string, unknown>>(
     const query = url.indexOf('?');
     const fullPath = query === -1 ? url : url.slice(0, query);
     const send = (response: NeutralResponse) => {
-      res.writeHead(response.status, response.headers);
+      // A length, rather than chunked encoding: writeHead fixes the framing before end() sees the body.
+      const { headers, body } = response;
+      if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
+        headers['Content-Length'] = String(Buffer.byteLength(body));
+      }
+      res.writeHead(response.status, headers);
       res.end(response.body);
     };
     if (fullPath !== basePath && !fullPath.startsWith(`${basePath}/`)) {

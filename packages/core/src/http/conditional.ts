@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { HttpError } from '../errors/http-error.js';
 import type { Condition, Scalar } from '../store/store.js';
 
@@ -14,7 +14,8 @@ import type { Condition, Scalar } from '../store/store.js';
 export function etagOf(record: Readonly<Record<string, unknown>>): string {
   const fields = Object.keys(record).sort();
   const state = JSON.stringify(fields.map((field) => [field, record[field] ?? null]));
-  return `"${createHash('sha256').update(state).digest('base64url').slice(0, 22)}"`;
+  // One-shot `hash` (the same SHA-256 as `createHash`, without a Hash object per call).
+  return `"${hash('sha256', state, 'base64url').slice(0, 22)}"`;
 }
 
 /** The entity tags listed in an `If-Match` / `If-None-Match` header; `*` stands for any. */

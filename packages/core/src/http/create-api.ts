@@ -19,7 +19,7 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
   store: StoreProvider;
   /** Builds the per-request `ctx.state` (e.g. from the user an auth middleware found). */
   state?: (request: NeutralRequest) => S | Promise<S>;
-  /** Receives unexpected errors (answered 500) and store outages (503). Default: `console.error`. */
+  /** Receives unexpected errors (500), store outages (503) and store constraint violations (409/422) with their cause. Default: `console.error`. */
   logError?: ErrorLogger;
 }
 
@@ -37,6 +37,8 @@ interface Mounted {
   readonly compiled: CompiledResource;
   readonly steps: Steps;
   readonly store: Store;
+  /** The `Allow` header values of the collection and of a member, built once. */
+  readonly allow: { readonly collection: string; readonly member: string };
 }
 
 const ROUTE = /^\/([^/]+)(?:\/([^/]*))?\/?$/;
@@ -88,15 +90,20 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       compiled,
       steps: { ...defaultSteps(compiled), ...compiled.steps },
       store: provider.collection(compiled.schema),
+      allow: { collection: allowed(compiled, false).join(', '), member: allowed(compiled, true).join(', ') },
     });
   }
 
   let readying: Promise<void> | undefined;
+  // Once the stores are ready, requests no longer wait for a resolved promise.
+  let isReady = false;
   const ready = (): Promise<void> => {
     readying ??= Promise.all(
       [...providers].map(([provider, list]) => provider.init?.(list.map((compiled) => compiled.schema))),
     ).then(
-      () => undefined,
+      () => {
+        isReady = true;
+      },
       (error) => {
         readying = undefined; // try again on the next request
         throw error;
@@ -112,7 +119,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     const target = match ? mounted.get(match[1] as string) : undefined;
     if (!match || !target) throw new NotFoundError(`No resource at ${request.basePath}${request.path}`);
     const member = match[2] !== undefined;
-    const allow = allowed(target.compiled, member).join(', ');
+    const allow = member ? target.allow.member : target.allow.collection;
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
     const action = actionFor(request.method, member);
     if (!action || !target.compiled.enabled.has(action)) {
@@ -127,8 +134,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       if (id === undefined)
         throw new NotFoundError(`${target.compiled.resource.name} ${match[2]?.slice(0, 100)} does not exist`);
     }
-    await ready();
-    const state = ((await options.state?.(request)) ?? {}) as Record<string, unknown>;
+    if (!isReady) await ready();
+    const state = (options.state ? ((await options.state(request)) ?? {}) : {}) as Record<string, unknown>;
     const contextRequest = {
       method: request.method,
       path: request.path,

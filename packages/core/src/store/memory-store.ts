@@ -15,6 +15,11 @@ import type {
  * The reference store: records live in the process's memory and vanish when it stops.
  * Use it for tests, prototypes and the quick start.
  *
+ * Lists do not sort the collection per request: every `schema.indexed` attribute has a hash
+ * index (value → ids) that narrows equality and `IN` filters to their candidates, only the
+ * `offset + limit` first records of the order are kept (a bounded heap), and the default id
+ * order walks the ids in order and stops as soon as the page is full.
+ *
  * @example
  * ```ts
  * app.use('/api', resourcery({ resources: [books], store: memoryStore() }));
@@ -34,22 +39,86 @@ export function memoryStore(): StoreProvider {
   };
 }
 
-function matches(record: StoredRecord, where: readonly Condition[]): boolean {
-  for (const condition of where) {
-    const value = record[condition.field] ?? null;
-    if (!condition.values.includes(value)) return false;
-  }
-  return true;
+type Matcher = (record: StoredRecord) => boolean;
+type Comparator = (a: StoredRecord, b: StoredRecord) => number;
+
+const matchAll: Matcher = () => true;
+
+/** One test per condition, built once per query: `===` for one value, a `Set` for several. */
+function matcher(where: readonly Condition[]): Matcher {
+  if (where.length === 0) return matchAll;
+  const tests = where.map(({ field, values }): Matcher => {
+    if (values.length === 1) {
+      const value = values[0];
+      return (record) => (record[field] ?? null) === value;
+    }
+    const set = new Set(values);
+    return (record) => set.has(record[field] ?? null);
+  });
+  if (tests.length === 1) return tests[0] as Matcher;
+  return (record) => {
+    for (const test of tests) if (!test(record)) return false;
+    return true;
+  };
 }
 
-function comparator(order: readonly Order[]) {
-  return (a: StoredRecord, b: StoredRecord): number => {
-    for (const { field, direction } of order) {
+function comparator(order: readonly Order[]): Comparator {
+  const keys = order.map(({ field, direction }) => ({ field, sign: direction === 'asc' ? 1 : -1 }));
+  return (a, b) => {
+    for (const { field, sign } of keys) {
       const result = compareScalars(a[field] ?? null, b[field] ?? null);
-      if (result !== 0) return direction === 'asc' ? result : -result;
+      if (result !== 0) return sign * result;
     }
     return 0;
   };
+}
+
+/**
+ * The `k` first records in `compare` order among those `candidates` that `match`, sorted, and how
+ * many matched. A bounded max-heap keeps the `k` best seen so far (its root is the worst of
+ * them), so the cost is O(n log k) instead of sorting every match.
+ */
+function topK(
+  candidates: Iterable<StoredRecord>,
+  match: Matcher,
+  compare: Comparator,
+  k: number,
+): { best: StoredRecord[]; matched: number } {
+  const heap: StoredRecord[] = [];
+  let matched = 0;
+  for (const record of candidates) {
+    if (!match(record)) continue;
+    matched++;
+    if (k === 0) continue;
+    if (heap.length < k) {
+      // sift up
+      let i = heap.length;
+      heap.push(record);
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[parent] as StoredRecord, record) >= 0) break;
+        heap[i] = heap[parent] as StoredRecord;
+        i = parent;
+      }
+      heap[i] = record;
+    } else if (compare(record, heap[0] as StoredRecord) < 0) {
+      // replace the worst, sift down
+      let i = 0;
+      const size = heap.length;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        const larger =
+          right < size && compare(heap[right] as StoredRecord, heap[left] as StoredRecord) > 0 ? right : left;
+        if (compare(heap[larger] as StoredRecord, record) <= 0) break;
+        heap[i] = heap[larger] as StoredRecord;
+        i = larger;
+      }
+      heap[i] = record;
+    }
+  }
+  return { best: heap.sort(compare), matched };
 }
 
 type Undo = () => void;
@@ -57,25 +126,42 @@ type Undo = () => void;
 class MemoryCollection implements Store {
   readonly schema: CollectionSchema;
   private readonly records = new Map<number, StoredRecord>();
+  /** Every live id in ascending order, plus holes (ids deleted since the last compaction). */
+  private ids: number[] = [];
+  private holes = 0;
+  /** `field → value → records` for every indexed attribute. */
+  private readonly indexes = new Map<string, Map<Scalar, Set<StoredRecord>>>();
   private lastId = 0;
 
   constructor(schema: CollectionSchema) {
     this.schema = schema;
+    for (const field of schema.indexed) if (field !== 'id') this.indexes.set(field, new Map());
   }
 
   async findMany(query: FindManyQuery): Promise<FindManyResult> {
-    const found: StoredRecord[] = [];
-    for (const record of this.records.values()) if (matches(record, query.where)) found.push(record);
-    found.sort(comparator(query.order));
-    return {
-      records: found.slice(query.offset, query.offset + query.limit).map(copy),
-      total: query.count ? found.length : undefined,
-    };
+    const { where, order, offset, limit } = query;
+    const first = order[0];
+    const narrowed = this.candidates(where);
+    const candidates = narrowed?.records;
+    // The condition that chose the candidates holds for all of them: only the others are tested.
+    const match = matcher(narrowed ? where.filter((condition) => condition !== narrowed.by) : where);
+    let records: StoredRecord[];
+    let total: number | undefined;
+    if (candidates === undefined && first?.field === 'id') {
+      // Id order over the whole collection: walk the ids and stop once the page is full.
+      ({ records, total } = this.walkIds(first.direction, match, offset, limit, query.count, where.length === 0));
+    } else {
+      const source = candidates ?? this.records.values();
+      const { best, matched } = topK(source, match, comparator(order), offset + limit);
+      records = best.slice(offset);
+      total = query.count ? matched : undefined;
+    }
+    return { records: records.map(copy), total };
   }
 
   async findOne(id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
-    return record && matches(record, where) ? copy(record) : undefined;
+    return record && matcher(where)(record) ? copy(record) : undefined;
   }
 
   async create(values: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
@@ -84,8 +170,8 @@ class MemoryCollection implements Store {
     for (const attribute of this.schema.attributes) {
       if (attribute.name !== 'id') record[attribute.name] = values[attribute.name] ?? null;
     }
-    this.records.set(id, record);
-    log?.push(() => this.records.delete(id));
+    this.insert(record);
+    log?.push(() => this.remove(record));
     return copy(record);
   }
 
@@ -96,22 +182,25 @@ class MemoryCollection implements Store {
     log?: Undo[],
   ): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
-    if (!record || !matches(record, where)) return undefined;
+    if (!record || !matcher(where)(record)) return undefined;
     const before: Record<string, Scalar> = {};
     for (const [field, value] of Object.entries(changes)) {
       if (field === 'id' || value === undefined) continue;
       before[field] = record[field] ?? null;
-      record[field] = value as Scalar;
+      this.write(record, field, value as Scalar);
     }
-    log?.push(() => Object.assign(this.records.get(id) ?? {}, before));
+    log?.push(() => {
+      const current = this.records.get(id);
+      if (current) for (const [field, value] of Object.entries(before)) this.write(current, field, value);
+    });
     return copy(record);
   }
 
   async destroy(id: number, where: readonly Condition[], log?: Undo[]): Promise<boolean> {
     const record = this.records.get(id);
-    if (!record || !matches(record, where)) return false;
-    this.records.delete(id);
-    log?.push(() => this.records.set(id, record));
+    if (!record || !matcher(where)(record)) return false;
+    this.remove(record);
+    log?.push(() => this.insert(record));
     return true;
   }
 
@@ -143,6 +232,125 @@ class MemoryCollection implements Store {
       throw error;
     }
   }
+
+  /**
+   * The records that can match `where`, from the most selective condition on `id` or on an
+   * indexed attribute; `undefined` when no condition narrows the collection.
+   */
+  private candidates(where: readonly Condition[]): { records: StoredRecord[]; by: Condition } | undefined {
+    let best: { field: string; values: readonly Scalar[]; size: number; by: Condition } | undefined;
+    for (const condition of where) {
+      const { field, values } = condition;
+      let size: number;
+      if (field === 'id') size = values.length;
+      else {
+        const index = this.indexes.get(field);
+        if (!index) continue;
+        size = 0;
+        for (const value of values) size += index.get(value)?.size ?? 0;
+      }
+      if (!best || size < best.size) best = { field, values, size, by: condition };
+    }
+    if (!best) return undefined;
+    const found: StoredRecord[] = [];
+    const seen = new Set<number>();
+    if (best.field === 'id') {
+      for (const value of best.values) {
+        const record = typeof value === 'number' && !seen.has(value) ? this.records.get(value) : undefined;
+        if (record) {
+          seen.add(record.id);
+          found.push(record);
+        }
+      }
+      return { records: found, by: best.by };
+    }
+    const index = this.indexes.get(best.field) as Map<Scalar, Set<StoredRecord>>;
+    for (const value of new Set(best.values)) {
+      for (const record of index.get(value) ?? []) found.push(record);
+    }
+    return { records: found, by: best.by };
+  }
+
+  /** A page in id order over the whole collection, stopping early when the total is not needed. */
+  private walkIds(
+    direction: 'asc' | 'desc',
+    match: Matcher,
+    offset: number,
+    limit: number,
+    count: boolean,
+    matchesAll: boolean,
+  ): { records: StoredRecord[]; total: number | undefined } {
+    const ids = this.ids;
+    const records: StoredRecord[] = [];
+    const wantTotal = count && !matchesAll;
+    let matched = 0;
+    const step = direction === 'asc' ? 1 : -1;
+    for (let i = direction === 'asc' ? 0 : ids.length - 1; i >= 0 && i < ids.length; i += step) {
+      const record = this.records.get(ids[i] as number);
+      if (!record || !match(record)) continue;
+      if (matched >= offset && records.length < limit) records.push(record);
+      matched++;
+      if (records.length === limit && !wantTotal) break;
+    }
+    return { records, total: !count ? undefined : matchesAll ? this.records.size : matched };
+  }
+
+  private insert(record: StoredRecord): void {
+    const id = record.id;
+    this.records.set(id, record);
+    const ids = this.ids;
+    if (ids.length === 0 || (ids[ids.length - 1] as number) < id) ids.push(id);
+    else {
+      // A destroyed record coming back (a transaction undone): its id goes back in place.
+      let low = 0;
+      let high = ids.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if ((ids[middle] as number) < id) low = middle + 1;
+        else high = middle;
+      }
+      if (ids[low] === id) this.holes--;
+      else ids.splice(low, 0, id);
+    }
+    for (const [field, index] of this.indexes) add(index, record[field] ?? null, record);
+  }
+
+  private remove(record: StoredRecord): void {
+    const id = record.id;
+    if (this.records.get(id) !== record) return;
+    this.records.delete(id);
+    for (const [field, index] of this.indexes) drop(index, record[field] ?? null, record);
+    this.holes++;
+    if (this.holes > 64 && this.holes > this.ids.length / 2) {
+      this.ids = this.ids.filter((live) => this.records.has(live));
+      this.holes = 0;
+    }
+  }
+
+  private write(record: StoredRecord, field: string, value: Scalar): void {
+    const index = this.indexes.get(field);
+    if (index) {
+      const old = record[field] ?? null;
+      if (old !== value) {
+        drop(index, old, record);
+        add(index, value, record);
+      }
+    }
+    record[field] = value;
+  }
+}
+
+function add(index: Map<Scalar, Set<StoredRecord>>, value: Scalar, record: StoredRecord): void {
+  const records = index.get(value);
+  if (records) records.add(record);
+  else index.set(value, new Set([record]));
+}
+
+function drop(index: Map<Scalar, Set<StoredRecord>>, value: Scalar, record: StoredRecord): void {
+  const records = index.get(value);
+  if (!records) return;
+  records.delete(record);
+  if (records.size === 0) index.delete(value);
 }
 
 function copy(record: StoredRecord): StoredRecord {
