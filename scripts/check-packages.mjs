@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 // Every publishable package is packed and checked; the quick start installs those it names.
@@ -49,9 +49,13 @@ try {
   for (const line of install) {
     const args = line.replace(/^npm /, '').split(/\s+/);
     // The packages are not on the registry yet: install the freshly packed tarballs instead.
-    const resolved = args.map(
-      (arg) => tarballs.find((file) => file.includes(arg.replace('@resourcery/', 'resourcery-'))) ?? arg,
-    );
+    const resolved = args.map((arg) => {
+      if (!arg.startsWith('@resourcery/')) return arg;
+      const prefix = `resourcery-${arg.slice('@resourcery/'.length)}-`;
+      const tarball = tarballs.find((file) => basename(file).startsWith(prefix));
+      if (!tarball) fail(`the README installs ${arg}, which is not a package of this repository`);
+      return tarball;
+    });
     run('npm', [...resolved, '--no-audit', '--no-fund', '--loglevel=error'], app);
   }
 
