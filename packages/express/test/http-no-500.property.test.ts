@@ -4,6 +4,7 @@ import { resourcery } from '@resourcery/express';
 import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyText, contentType, queryString, segment } from '../../../test-support/request-arbitraries.js';
 
 // Random requests against a running server: whatever a client sends, the answer is a success or a
 // 4xx problem, never a 500, and nothing reaches the error log.
@@ -46,49 +47,6 @@ function expectHandled(reply: Awaited<ReturnType<typeof call>>, allowed: readonl
   }
   expect(logged).toEqual([]);
 }
-
-const TOKENS = [
-  ...['filter', 'sort', 'page', 'per_page', 'name', 'author', 'id', '__proto__', 'constructor', 'prototype'],
-  ...['[', ']', '[]', '=', '&', '-', ',', ';', '+', ' ', '"', "'", '%', '%5B', '%5D', '%zz', '%E0%A4%A', '%00'],
-  ...['\uD800', '😀', 'é', '0', '1', '100', '101', '-1', '1.5', '1e3', 'abc', '99999999999999999999'],
-];
-const queryString = fc
-  .oneof(
-    fc.string({ unit: 'binary', maxLength: 100 }),
-    fc.string({ unit: fc.constantFrom(...TOKENS), maxLength: 25 }),
-    fc.string({
-      unit: fc.oneof(fc.constantFrom(...TOKENS), fc.string({ unit: 'binary', maxLength: 2 })),
-      maxLength: 25,
-    }),
-  )
-  // "#" would start a fragment, which a client never sends.
-  .map((query) => query.replace(/#/g, '%23'));
-
-const fields = fc.dictionary(
-  fc.oneof(fc.constantFrom('name', 'author', 'id', 'book', '__proto__', 'constructor'), fc.string()),
-  fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.jsonValue({ maxDepth: 2 }), fc.constant(null)),
-  { maxKeys: 4 },
-);
-const bodyText = fc.oneof(
-  fc.json({ stringUnit: 'binary' }),
-  fields.map((object) => JSON.stringify(object)),
-  fields.map((object) => JSON.stringify({ book: object })),
-  fc.string({ unit: 'binary', maxLength: 50 }),
-  fc.constantFrom('', '{', '{"name":', '[]', 'null', '{"__proto__":{"name":"x"}}', '{"constructor":{}}'),
-);
-const contentType = fc.constantFrom(
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/vnd.api+json',
-  'application/json; charset=latin1',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  undefined,
-);
-const segment = fc.oneof(
-  fc.constantFrom('1', '2', '3', '0', '-1', '1.5', '1e3', 'abc', '99999999999999999999', '%31', '%', '%zz', '%2F'),
-  fc.string({ unit: 'binary', maxLength: 10 }).map(encodeURIComponent),
-);
 
 describe('any request against a running server', () => {
   it('index with any query string answers 200 or 400', async () => {

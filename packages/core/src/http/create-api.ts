@@ -33,12 +33,37 @@ export interface Api {
   close(): Promise<void>;
 }
 
+/** Prepares one store provider once; a failure is forgotten, so the next request tries again. */
+class Readiness {
+  done = false;
+  /** The resources whose tables the provider holds. */
+  readonly resources: CompiledResource[] = [];
+  private pending: Promise<void> | undefined;
+
+  constructor(readonly provider: StoreProvider) {}
+
+  ready(): Promise<void> {
+    this.pending ??= Promise.resolve(this.provider.init?.(this.resources.map((compiled) => compiled.schema))).then(
+      () => {
+        this.done = true; // from now on requests skip the wait
+      },
+      (error) => {
+        this.pending = undefined;
+        throw error;
+      },
+    );
+    return this.pending;
+  }
+}
+
 interface Mounted {
   readonly compiled: CompiledResource;
   readonly steps: Steps;
   readonly store: Store;
   /** The `Allow` header values of the collection and of a member, built once. */
   readonly allow: { readonly collection: string; readonly member: string };
+  /** The readiness of the resource's store provider. */
+  readonly readiness: Readiness;
 }
 
 const ROUTE = /^\/([^/]+)(?:\/([^/]*))?\/?$/;
@@ -79,37 +104,30 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   const logError: ErrorLogger =
     options.logError ?? ((error, { method, path }) => console.error(`[resourcery] ${method} ${path} failed:`, error));
   const mounted = new Map<string, Mounted>();
-  const providers = new Map<StoreProvider, CompiledResource[]>();
+  // Each store is prepared on its own: one that is down answers 503 for its resources only.
+  const readiness = new Map<StoreProvider, Readiness>();
   const describe = describeApi(options.resources, options);
   for (const resource of options.resources) {
     const compiled = compiledResource(resource);
     if (mounted.has(resource.path)) throw new TypeError(`createApi: two resources use the path "${resource.path}"`);
     const provider = resource.options.store ?? options.store;
-    providers.set(provider, [...(providers.get(provider) ?? []), compiled]);
+    let entry = readiness.get(provider);
+    if (!entry) {
+      entry = new Readiness(provider);
+      readiness.set(provider, entry);
+    }
+    entry.resources.push(compiled);
     mounted.set(resource.path, {
       compiled,
       steps: { ...defaultSteps(compiled), ...compiled.steps },
       store: provider.collection(compiled.schema),
       allow: { collection: allowed(compiled, false).join(', '), member: allowed(compiled, true).join(', ') },
+      readiness: entry,
     });
   }
 
-  let readying: Promise<void> | undefined;
-  // Once the stores are ready, requests no longer wait for a resolved promise.
-  let isReady = false;
-  const ready = (): Promise<void> => {
-    readying ??= Promise.all(
-      [...providers].map(([provider, list]) => provider.init?.(list.map((compiled) => compiled.schema))),
-    ).then(
-      () => {
-        isReady = true;
-      },
-      (error) => {
-        readying = undefined; // try again on the next request
-        throw error;
-      },
-    );
-    return readying;
+  const ready = async (): Promise<void> => {
+    await Promise.all([...readiness.values()].map((entry) => entry.ready()));
   };
 
   async function answer(request: NeutralRequest): Promise<NeutralResponse> {
@@ -134,7 +152,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       if (id === undefined)
         throw new NotFoundError(`${target.compiled.resource.name} ${match[2]?.slice(0, 100)} does not exist`);
     }
-    if (!isReady) await ready();
+    if (!target.readiness.done) await target.readiness.ready();
     const state = (options.state ? ((await options.state(request)) ?? {}) : {}) as Record<string, unknown>;
     const contextRequest = {
       method: request.method,
@@ -167,7 +185,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     },
     ready,
     async close() {
-      await Promise.all([...providers.keys()].map((provider) => provider.close?.()));
+      await Promise.all([...readiness.keys()].map((provider) => provider.close?.()));
     },
   };
 }
