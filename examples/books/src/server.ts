@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { answerClientErrors } from '@resourcery/node';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
 import { storeFromUrl } from './store-from-url.js';
@@ -29,6 +30,8 @@ const server = createServer((req, res) => {
   res.once('close', () => inFlight.delete(res));
   app(req, res);
 });
+// Requests Node cannot parse (oversized headers...) get a problem+json too.
+answerClientErrors(server);
 
 server.listen(port, () => {
   const address = server.address();

@@ -80,3 +80,5 @@ export function createListener<S = Record<string, unknown>>(
   };
   return Object.assign(listener, { api });
 }
+
+export { answerClientErrors } from './client-errors.js';
