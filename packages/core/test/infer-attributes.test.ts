@@ -1,5 +1,17 @@
 import { inferAttributes } from '@resourcery/core';
-import { IsBoolean, IsEmail, IsInt, IsISO8601, IsNumber, IsOptional, IsUUID, Length, MaxLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsEmail,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNumber,
+  IsOptional,
+  IsUUID,
+  Length,
+  MaxLength,
+} from 'class-validator';
 import { describe, expect, it } from 'vitest';
 
 describe('inferAttributes', () => {
@@ -38,5 +50,28 @@ describe('inferAttributes', () => {
       type: 'number',
       nullable: true,
     });
+  });
+});
+
+describe('inferAttributes from choices', () => {
+  it('takes the type shared by the values of @IsIn and @IsEnum', () => {
+    enum Level {
+      Low = 1,
+      High = 2,
+    }
+    enum Color {
+      Red = 'red',
+      Blue = 'blue',
+    }
+    class Model {}
+    IsIn(['draft', 'published'])(Model.prototype, 'status');
+    IsIn([1, 2, 3])(Model.prototype, 'stars');
+    IsEnum(Level)(Model.prototype, 'level');
+    IsEnum(Color)(Model.prototype, 'color');
+    const types = Object.fromEntries(inferAttributes(Model).map((a) => [a.name, a.type]));
+    expect(types).toEqual({ id: 'integer', status: 'string', stars: 'integer', level: 'integer', color: 'string' });
+    class Mixed {}
+    IsIn(['a', 1])(Mixed.prototype, 'odd');
+    expect(() => inferAttributes(Mixed)).toThrow(/Mixed\.odd/);
   });
 });

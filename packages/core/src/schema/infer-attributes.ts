@@ -33,7 +33,7 @@ export type ModelClass<M = object> = new () => M;
 
 /**
  * Reads a model class's attributes from its class-validator decorators: the type from the
- * first type-giving decorator (`@IsString`, `@IsInt`, ...), nullability from `@IsOptional`,
+ * first type-giving decorator (`@IsString`, `@IsInt`, ..., or the values of `@IsIn`/`@IsEnum`), nullability from `@IsOptional`,
  * the maximum length from `@Length`/`@MaxLength`. `types` overrides or completes the inference.
  * `id` is always an integer assigned by the store, declared or not.
  *
@@ -63,7 +63,7 @@ export function inferAttributes(
     let type = types[name];
     let maxLength: number | undefined;
     for (const entry of entries) {
-      type ??= entry.name ? TYPE_OF_DECORATOR[entry.name] : undefined;
+      type ??= entry.name ? (TYPE_OF_DECORATOR[entry.name] ?? typeOfChoices(entry.name, entry.constraints)) : undefined;
       if (entry.name === 'isLength' && typeof entry.constraints[1] === 'number') maxLength = entry.constraints[1];
       if (entry.name === 'maxLength' && typeof entry.constraints[0] === 'number') maxLength = entry.constraints[0];
     }
@@ -76,6 +76,24 @@ export function inferAttributes(
     attributes.push(maxLength === undefined ? { name, type, nullable } : { name, type, nullable, maxLength });
   }
   return attributes;
+}
+
+/** The type shared by every value of `@IsIn([...])` or `@IsEnum(E)`, if there is one. */
+function typeOfChoices(name: string, constraints: unknown[] | undefined): AttributeType | undefined {
+  const source = constraints?.[0];
+  let values: unknown[];
+  if (name === 'isIn' && Array.isArray(source)) values = source;
+  else if (name === 'isEnum' && source && typeof source === 'object') {
+    // A numeric TypeScript enum maps names to numbers and numbers back to names: keep the values.
+    const entries = Object.entries(source);
+    values = entries.filter(([key]) => !/^\d+$/.test(key)).map(([, value]) => value);
+  } else return undefined;
+  if (values.length === 0) return undefined;
+  if (values.every((value) => typeof value === 'string')) return 'string';
+  if (values.every((value) => Number.isSafeInteger(value))) return 'integer';
+  if (values.every((value) => typeof value === 'number' && Number.isFinite(value))) return 'number';
+  if (values.every((value) => typeof value === 'boolean')) return 'boolean';
+  return undefined;
 }
 
 function designType(model: ModelClass, property: string): AttributeType | undefined {
