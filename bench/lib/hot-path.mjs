@@ -32,6 +32,8 @@ export const PARTS = {
   ],
   'validation (validateInput, class-transformer, class-validator)': [
     'validateInput',
+    'toInstance',
+    'isPlainModel',
     'hasType',
     'isStorableString',
     'collect',
@@ -54,7 +56,7 @@ export const PARTS = {
     'add',
     'drop',
   ],
-  'ETag (etagOf, If-None-Match)': ['etagOf', 'notModified', 'guardIfMatch'],
+  'ETag (etagOf, If-None-Match)': ['etagOf', 'sortedFields', 'quoted', 'jsonOf', 'notModified', 'guardIfMatch'],
   'rendering records': ['render', 'single'],
   'writing the response (the adapter callback: Node http headers, socket write)': [
     '(anonymous in express)',

@@ -1,10 +1,10 @@
-import { plainToInstance } from 'class-transformer';
 import { type ValidationError as ClassValidatorError, validate } from 'class-validator';
 import { BadRequestError, type FieldErrors, ValidationError } from '../errors/http-error.js';
 import { isStorableString } from '../query/convert.js';
 import { FORBIDDEN_NAMES } from '../query/parse-query.js';
 import type { ModelClass } from '../schema/infer-attributes.js';
 import type { AttributeSchema, Scalar } from '../store/store.js';
+import { toInstance } from './to-instance.js';
 
 /** What the body of one write action may contain. */
 export interface InputRules {
@@ -99,7 +99,7 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
     }
   }
 
-  const instance = plainToInstance(rules.model, accepted) as Record<string, unknown>;
+  const instance = toInstance(rules, accepted);
   const failures = await validate(instance, {
     skipUndefinedProperties: true,
     forbidUnknownValues: false,

@@ -12,10 +12,55 @@ import type { Condition, Scalar } from '../store/store.js';
  * ```
  */
 export function etagOf(record: Readonly<Record<string, unknown>>): string {
-  const fields = Object.keys(record).sort();
-  const state = JSON.stringify(fields.map((field) => [field, record[field] ?? null]));
+  // Hashes `JSON.stringify(fields.sort().map((f) => [f, record[f] ?? null]))`, built piece by piece.
+  const fields = sortedFields(record);
+  let state = '[';
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
+    state += `${i === 0 ? '' : ','}[${quoted(field)},${jsonOf(record[field])}]`;
+  }
   // One-shot `hash` (the same SHA-256 as `createHash`, without a Hash object per call).
-  return `"${hash('sha256', state, 'base64url').slice(0, 22)}"`;
+  return `"${hash('sha256', `${state}]`, 'base64url').slice(0, 22)}"`;
+}
+
+/** The last key order seen and its sorted copy: records of one store share their key order. */
+let lastKeys: string[] = [];
+let lastSorted: string[] = [];
+
+function sortedFields(record: Readonly<Record<string, unknown>>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length === lastKeys.length && keys.every((key, i) => key === lastKeys[i])) return lastSorted;
+  lastKeys = keys;
+  lastSorted = [...keys].sort();
+  return lastSorted;
+}
+
+/** Field names as JSON strings, cached (a store has few). */
+const quotedNames = new Map<string, string>();
+
+function quoted(field: string): string {
+  let json = quotedNames.get(field);
+  if (json === undefined) {
+    json = JSON.stringify(field);
+    if (quotedNames.size < 1000) quotedNames.set(field, json);
+  }
+  return json;
+}
+
+/** A value as `JSON.stringify` writes it as an array element (`undefined` is `null`). */
+function jsonOf(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    default:
+      return value === null ? 'null' : JSON.stringify([value]).slice(1, -1);
+  }
 }
 
 /** The entity tags listed in an `If-Match` / `If-None-Match` header; `*` stands for any. */

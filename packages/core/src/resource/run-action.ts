@@ -14,10 +14,13 @@ import type { ActionContext, Filter, RecordOf, Steps } from './types.js';
 type Ctx = ActionContext;
 type Rec = RecordOf<Record<string, unknown>>;
 
+/** The default `scope` step: no restriction (recognized, so that a request does not await it). */
+const noScope = (): undefined => undefined;
+
 /** The default steps; a resource's `steps` option replaces any of them. */
 export function defaultSteps(compiled: CompiledResource): Steps {
   return {
-    scope: () => undefined,
+    scope: noScope,
     fetch: (ctx) => ctx.store.findOne(ctx.id as number, ctx.scope) as Promise<Rec | undefined>,
     list: (ctx) => {
       const query = ctx.query as NonNullable<Ctx['query']>;
@@ -65,20 +68,28 @@ export async function runAction(
   const { hooks } = compiled;
   const action = ctx.action;
   const replacement = compiled.resource.options.actions?.[action];
+  const before = hooks.before[action];
+  const after = hooks.after[action];
+  const around = hooks.around[action];
 
   const core = async (): Promise<void> => {
-    for (const hook of hooks.before[action]) {
+    for (const hook of before) {
       await hook(ctx);
       if (ctx.responded) return;
     }
-    ctx.scope.push(...toConditions(await steps.scope(ctx)));
+    // The default scope adds nothing: not awaited.
+    if (steps.scope !== noScope) ctx.scope.push(...toConditions(await steps.scope(ctx)));
     if (typeof replacement === 'function') await replacement(ctx);
     else await work(compiled, steps, ctx, request);
     if (ctx.responded) return;
-    for (const hook of hooks.after[action]) await hook(ctx);
+    for (const hook of after) await hook(ctx);
   };
+  // Without around hooks, no dispatch closures.
+  if (around.length === 0) {
+    await core();
+    return;
+  }
 
-  const around = hooks.around[action];
   const dispatch = async (index: number): Promise<void> => {
     const hook = around[index];
     if (!hook) return core();
