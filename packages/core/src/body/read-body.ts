@@ -15,12 +15,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
  */
 export async function readJsonBody(request: NeutralRequest, limit: number, maxDepth = 32): Promise<unknown> {
   const contentType = request.headers['content-type'] ?? '';
-  const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters
-    .find((parameter) => parameter.startsWith('charset='))
-    ?.slice(8)
-    .replace(/"/g, '');
-  if (!JSON_MEDIA_TYPE.test(mediaType) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  if (!isJsonType(contentType)) {
     throw new HttpError(415, 'unsupported_media_type', {
       detail: `The request body must be JSON (Content-Type: application/json)${contentType ? `, not ${contentType.slice(0, 100)}` : ''}`,
       headers: { 'Accept-Patch': 'application/json' },
@@ -48,7 +43,7 @@ export async function readJsonBody(request: NeutralRequest, limit: number, maxDe
     throw new BadRequestError('The request body is not valid UTF-8', 'malformed_body');
   }
   // Checked on the text, before parsing, so that no deep structure is ever built.
-  if (nestingDepth(text) > maxDepth) {
+  if (mayNestDeeper(text, maxDepth) && nestingDepth(text) > maxDepth) {
     throw new BadRequestError(
       `The request body nests arrays or objects deeper than ${maxDepth} levels`,
       'malformed_body',
@@ -133,6 +128,39 @@ async function readChunks(body: AsyncIterable<Uint8Array | string>, limit: numbe
     chunks.push(bytes);
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
+}
+
+/** Content types already judged (a client sends the same few): whether each is JSON in UTF-8. */
+const judged = new Map<string, boolean>();
+
+/** Whether a `Content-Type` names JSON (`application/json`, `application/*+json`) in UTF-8. */
+function isJsonType(contentType: string): boolean {
+  let verdict = judged.get(contentType);
+  if (verdict === undefined) {
+    const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+    const charset = parameters
+      .find((parameter) => parameter.startsWith('charset='))
+      ?.slice(8)
+      .replace(/"/g, '');
+    verdict = JSON_MEDIA_TYPE.test(mediaType) && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+    if (judged.size >= 64) judged.clear();
+    judged.set(contentType, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether the text holds more than `maxDepth` opening brackets (outside strings or not): only
+ * then can it nest deeper, so the character-by-character scan is skipped for most bodies.
+ */
+function mayNestDeeper(text: string, maxDepth: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > maxDepth) return true;
+    }
+  }
+  return false;
 }
 
 /** Deepest `[`/`{` nesting of a JSON text, skipping strings (an upper bound if it is invalid). */

@@ -90,6 +90,12 @@ function actionFor(method: string, member: boolean): ActionName | undefined {
   return verb === 'GET' ? 'index' : verb === 'POST' ? 'create' : undefined;
 }
 
+/** Browsers must not guess another type than the one declared. */
+function secured(response: NeutralResponse): NeutralResponse {
+  response.headers['X-Content-Type-Options'] = 'nosniff';
+  return response;
+}
+
 /**
  * Builds the framework-neutral request handler for a set of resources. Adapters (Express,
  * `node:http`) call `handle` with a {@link NeutralRequest} and copy the response back.
@@ -164,24 +170,19 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     };
     const ctx = new Context(action, target.compiled.resource, contextRequest, id, target.store, state);
     await runAction(target.compiled, target.steps, ctx, request);
-    const headers = { ...ctx.headers };
+    // The context is done with: its headers become the response's.
+    const headers = ctx.headers;
     if (ctx.result === undefined) return { status: ctx.status, headers };
     headers['Content-Type'] ??= 'application/json; charset=utf-8';
     return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
   }
 
   return {
-    async handle(request) {
-      let response: NeutralResponse;
-      try {
-        response = await answer(request);
-      } catch (error) {
+    handle(request) {
+      return answer(request).then(secured, (error) => {
         const known = error instanceof StoreUnavailable ? error.toHttpError() : error;
-        response = toProblemResponse(known, logError, request);
-      }
-      // Browsers must not guess another type than the one declared.
-      response.headers['X-Content-Type-Options'] = 'nosniff';
-      return response;
+        return secured(toProblemResponse(known, logError, request));
+      });
     },
     ready,
     async close() {

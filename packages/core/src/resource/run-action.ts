@@ -59,40 +59,21 @@ function toConditions(filter: Filter<Record<string, unknown>> | undefined): Cond
  * hooks, the scope step, the action's work, render, after hooks. Leaves the outcome in
  * `ctx.status`, `ctx.headers` and `ctx.result`.
  */
-export async function runAction(
+export function runAction(
   compiled: CompiledResource,
   steps: Steps,
   ctx: Context,
   request: NeutralRequest,
 ): Promise<void> {
-  const { hooks } = compiled;
   const action = ctx.action;
-  const replacement = compiled.resource.options.actions?.[action];
-  const before = hooks.before[action];
-  const after = hooks.after[action];
-  const around = hooks.around[action];
+  const around = compiled.hooks.around[action];
 
-  const core = async (): Promise<void> => {
-    for (const hook of before) {
-      await hook(ctx);
-      if (ctx.responded) return;
-    }
-    // The default scope adds nothing: not awaited.
-    if (steps.scope !== noScope) ctx.scope.push(...toConditions(await steps.scope(ctx)));
-    if (typeof replacement === 'function') await replacement(ctx);
-    else await work(compiled, steps, ctx, request);
-    if (ctx.responded) return;
-    for (const hook of after) await hook(ctx);
-  };
   // Without around hooks, no dispatch closures.
-  if (around.length === 0) {
-    await core();
-    return;
-  }
+  if (around.length === 0) return runCore(compiled, steps, ctx, request);
 
   const dispatch = async (index: number): Promise<void> => {
     const hook = around[index];
-    if (!hook) return core();
+    if (!hook) return runCore(compiled, steps, ctx, request);
     let called = false;
     await hook(ctx, async () => {
       if (called) throw new Error(`An around hook of ${compiled.resource.name}.${action} called next() twice`);
@@ -100,7 +81,24 @@ export async function runAction(
       await dispatch(index + 1);
     });
   };
-  await dispatch(0);
+  return dispatch(0);
+}
+
+/** Before hooks, the scope step, the action's work (or its replacement), after hooks. */
+async function runCore(compiled: CompiledResource, steps: Steps, ctx: Context, request: NeutralRequest): Promise<void> {
+  const { hooks } = compiled;
+  const action = ctx.action;
+  for (const hook of hooks.before[action]) {
+    await hook(ctx);
+    if (ctx.responded) return;
+  }
+  // The default scope adds nothing: not awaited.
+  if (steps.scope !== noScope) ctx.scope.push(...toConditions(await steps.scope(ctx)));
+  const replacement = compiled.resource.options.actions?.[action];
+  if (typeof replacement === 'function') await replacement(ctx);
+  else await work(compiled, steps, ctx, request);
+  if (ctx.responded) return;
+  for (const hook of hooks.after[action]) await hook(ctx);
 }
 
 async function fetchOr404(steps: Steps, ctx: Context, compiled: CompiledResource): Promise<Rec> {
@@ -134,9 +132,13 @@ async function lostRace(steps: Steps, ctx: Context, compiled: CompiledResource, 
   return new NotFoundError(`${compiled.resource.name} ${ctx.id} does not exist`);
 }
 
+/** The body of a one-record answer: `{ "<name>": rendered }`. */
+function single(compiled: CompiledResource, steps: Steps, record: Rec, ctx: Context): Record<string, unknown> {
+  return { [compiled.resource.name]: steps.render(record, ctx) };
+}
+
 async function work(compiled: CompiledResource, steps: Steps, ctx: Context, request: NeutralRequest): Promise<void> {
   const { resource } = compiled;
-  const single = (record: Rec) => ({ [resource.name]: steps.render(record, ctx) });
   switch (ctx.action) {
     case 'index': {
       ctx.query = resolveIndexQuery(parseIndexQuery(request.rawQuery, compiled.limits), compiled.query);
@@ -157,7 +159,7 @@ async function work(compiled: CompiledResource, steps: Steps, ctx: Context, requ
         ctx.status = 304;
         return;
       }
-      ctx.result = single(record);
+      ctx.result = single(compiled, steps, record, ctx);
       return;
     }
     case 'create': {
@@ -170,7 +172,7 @@ async function work(compiled: CompiledResource, steps: Steps, ctx: Context, requ
       ctx.record = record;
       ctx.headers.Location = `${request.basePath}/${resource.path}/${record.id}`;
       ctx.headers.ETag = etagOf(record);
-      ctx.result = single(record);
+      ctx.result = single(compiled, steps, record, ctx);
       return;
     }
     case 'update': {
@@ -185,7 +187,7 @@ async function work(compiled: CompiledResource, steps: Steps, ctx: Context, requ
       if (!record) throw await lostRace(steps, ctx, compiled, scope);
       ctx.record = record;
       ctx.headers.ETag = etagOf(record);
-      ctx.result = single(record);
+      ctx.result = single(compiled, steps, record, ctx);
       return;
     }
     case 'destroy': {
