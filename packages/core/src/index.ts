@@ -19,7 +19,7 @@ export {
 } from './errors/http-error.js';
 export { type ErrorLogger, type Problem, toProblemResponse } from './errors/problem.js';
 export { type Api, type ApiOptions, createApi } from './http/create-api.js';
-export type { NeutralRequest, NeutralResponse, RequestHandler } from './http/neutral.js';
+export { headersToWrite, type NeutralRequest, type NeutralResponse, type RequestHandler } from './http/neutral.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi/build-document.js';
 export type { JsonSchema } from './openapi/schemas.js';
 export type { DescriptionOptions } from './openapi/serve-description.js';

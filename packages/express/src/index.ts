@@ -1,4 +1,4 @@
-import { type Api, type ApiOptions, createApi, type NeutralRequest } from '@resourcery/core';
+import { type Api, type ApiOptions, createApi, headersToWrite, type NeutralRequest } from '@resourcery/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** The Express middleware returned by {@link resourcery}; `api` is the neutral core behind it. */
@@ -75,9 +75,9 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
         });
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     api.handle(toNeutralRequest(req)).then((response) => {
-      res.status(response.status);
       res.removeHeader('X-Powered-By'); // do not advertise the framework
-      for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+      // One writeHead: headers set earlier (CORS...) are kept, ours win on the same name.
+      res.writeHead(response.status, headersToWrite(response));
       res.end(response.body);
     }, next);
   };

@@ -238,4 +238,37 @@ describe('hooks', () => {
     const { api } = await start(notes);
     expect(await (await call(`${api}/notes?anything=goes`)).json()).toEqual({ notes: [], note: 'index is replaced' });
   });
+
+  it('keeps headers set by earlier middleware, and a header named in any case is sent once', async () => {
+    const notes = defineResource({
+      name: 'note',
+      model: Note,
+      hooks: {
+        after: {
+          show: (ctx) => {
+            ctx.headers['content-type'] = 'application/vnd.notes+json';
+            ctx.headers['cache-control'] = 'max-age=60';
+          },
+        },
+      },
+    });
+    const app = express();
+    app.use((_req, res, next) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', 'no-store');
+      next();
+    });
+    app.use('/api', resourcery({ resources: [notes], store: memoryStore() }));
+    const server = await serve(app);
+    close = server.close;
+    await call(`${server.api}/notes`, 'POST', { text: 'hi' });
+    const res = await call(`${server.api}/notes/1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // fetch joins repeated headers with ", ": one value each means one header each.
+    expect(res.headers.get('cache-control')).toBe('max-age=60');
+    expect(res.headers.get('content-type')).toBe('application/vnd.notes+json');
+    expect(res.headers.get('content-length')).toBe(String((await res.text()).length));
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
 });

@@ -3,6 +3,7 @@ import {
   type Api,
   type ApiOptions,
   createApi,
+  headersToWrite,
   type NeutralRequest,
   type NeutralResponse,
   NotFoundError,
@@ -51,12 +52,7 @@ export function createListener<S = Record<string, unknown>>(
     const query = url.indexOf('?');
     const fullPath = query === -1 ? url : url.slice(0, query);
     const send = (response: NeutralResponse) => {
-      // A length, rather than chunked encoding: writeHead fixes the framing before end() sees the body.
-      const { headers, body } = response;
-      if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
-        headers['Content-Length'] = String(Buffer.byteLength(body));
-      }
-      res.writeHead(response.status, headers);
+      res.writeHead(response.status, headersToWrite(response));
       res.end(response.body);
     };
     if (fullPath !== basePath && !fullPath.startsWith(`${basePath}/`)) {

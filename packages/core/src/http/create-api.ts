@@ -173,7 +173,9 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     // The context is done with: its headers become the response's.
     const headers = ctx.headers;
     if (ctx.result === undefined) return { status: ctx.status, headers };
-    headers['Content-Type'] ??= 'application/json; charset=utf-8';
+    if (headers['Content-Type'] === undefined && headers['content-type'] === undefined) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+    }
     return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
   }
 

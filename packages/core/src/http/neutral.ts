@@ -32,5 +32,26 @@ export interface NeutralResponse {
   body?: string;
 }
 
+/**
+ * The headers an adapter writes for a response in one go (`writeHead`): the response's own,
+ * plus `Content-Length` from the body when the response has a body and does not set it (so
+ * that Node frames it with a length rather than chunked encoding). Changes and answers
+ * `response.headers`.
+ *
+ * @example
+ * ```ts
+ * const response = await api.handle(request);
+ * res.writeHead(response.status, headersToWrite(response));
+ * res.end(response.body);
+ * ```
+ */
+export function headersToWrite(response: NeutralResponse): Record<string, string> {
+  const { headers, body } = response;
+  if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+  }
+  return headers;
+}
+
 /** Handles one neutral request; what {@link createHandler} returns and adapters call. */
 export type RequestHandler = (request: NeutralRequest) => Promise<NeutralResponse>;
