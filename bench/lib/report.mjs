@@ -7,8 +7,32 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
  */
 export function markdownTable(results, baseline) {
   const hasBaseline = results.some((row) => row.contender === baseline);
-  const head = ['scenario', 'contender', 'req/s', 'p99 (ms)', 'CPU/req (µs)', 'spread'];
+  const head = [...HEAD];
   if (hasBaseline) head.push('req/s ratio', 'CPU ratio');
+  return table(head, results, (row) =>
+    hasBaseline ? [`${row.ratio.toFixed(2)}x`, `${row.cpuRatio.toFixed(2)}x`] : [],
+  );
+}
+
+/**
+ * The same table with, instead of the two ratio columns, one column per reference contender
+ * holding both ratios to it ("1.20x, 1.15x"), recomputed from every round (bench/table.mjs,
+ * docs/performance.md). `ratiosTo(reference)` answers the rows summarized against it.
+ */
+export function referenceTable(results, references, ratiosTo) {
+  const against = references.map((reference) => new Map(ratiosTo(reference).map((row) => [row.contender, row])));
+  const head = [...HEAD, ...references.map((reference) => `vs ${reference} (req/s, CPU)`)];
+  return table(head, results, (row) =>
+    against.map((rows) => {
+      const summary = rows.get(row.contender);
+      return summary?.ratio === undefined ? '–' : `${summary.ratio.toFixed(2)}x, ${summary.cpuRatio.toFixed(2)}x`;
+    }),
+  );
+}
+
+const HEAD = ['scenario', 'contender', 'req/s', 'p99 (ms)', 'CPU/req (µs)', 'spread'];
+
+function table(head, results, extraCells) {
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
   let previous;
   for (const row of results) {
@@ -19,8 +43,8 @@ export function markdownTable(results, baseline) {
       String(row.p99),
       integer.format(row.cpu),
       `±${Math.round((row.spread * 100) / 2)}%`,
+      ...extraCells(row),
     ];
-    if (hasBaseline) cells.push(`${row.ratio.toFixed(2)}x`, `${row.cpuRatio.toFixed(2)}x`);
     lines.push(`| ${cells.join(' | ')} |`);
     previous = row.scenario;
   }

@@ -1,4 +1,4 @@
-import { type ValidationError as ClassValidatorError, validate } from 'class-validator';
+import { type ValidationError as ClassValidatorError, type ValidatorOptions, validate } from 'class-validator';
 import { BadRequestError, type FieldErrors, ValidationError } from '../errors/http-error.js';
 import { isStorableString } from '../query/convert.js';
 import { FORBIDDEN_NAMES } from '../query/parse-query.js';
@@ -19,6 +19,13 @@ export interface InputRules {
   /** Create: absent required attributes are errors. Update: only what is sent is checked. */
   readonly partial: boolean;
 }
+
+/** class-validator's options: only what was sent is checked, and errors do not carry the input. */
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  skipUndefinedProperties: true,
+  forbidUnknownValues: false,
+  validationError: { target: false, value: false },
+};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,7 +87,8 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
 
   const errors: FieldErrors = Object.create(null);
   const accepted: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(input)) {
+  for (const field of Object.keys(input)) {
+    const value = input[field];
     const attribute = rules.attributes.get(field);
     if (FORBIDDEN_NAMES.has(field)) add(errors, field, 'is not allowed');
     else if (rules.readOnly.has(field)) add(errors, field, 'is read-only');
@@ -100,12 +108,7 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   }
 
   const instance = toInstance(rules, accepted);
-  const failures = await validate(instance, {
-    skipUndefinedProperties: true,
-    forbidUnknownValues: false,
-    validationError: { target: false, value: false },
-  });
-  collect(errors, failures);
+  collect(errors, await validate(instance, VALIDATOR_OPTIONS));
   if (Object.keys(errors).length > 0) throw new ValidationError({ ...errors });
 
   const values: Record<string, Scalar> = {};

@@ -17,6 +17,9 @@ type Rec = RecordOf<Record<string, unknown>>;
 /** The default `scope` step: no restriction (recognized, so that a request does not await it). */
 const noScope = (): undefined => undefined;
 
+/** The default `prepare` step: the validated input as is (recognized, so that it is not awaited). */
+const keepInput = (ctx: Ctx) => ctx.input as Record<string, unknown>;
+
 /** The default steps; a resource's `steps` option replaces any of them. */
 export function defaultSteps(compiled: CompiledResource): Steps {
   return {
@@ -33,7 +36,7 @@ export function defaultSteps(compiled: CompiledResource): Steps {
         count: query.count,
       }) as Promise<{ records: Rec[]; total?: number }>;
     },
-    prepare: (ctx) => ctx.input as Record<string, unknown>,
+    prepare: keepInput,
     insert: (ctx) => ctx.store.create(ctx.input as Partial<StoredRecord>) as Promise<Rec>,
     modify: (ctx) =>
       ctx.store.update(ctx.id as number, ctx.input as Partial<StoredRecord>, ctx.scope) as Promise<Rec | undefined>,
@@ -167,7 +170,7 @@ async function work(compiled: CompiledResource, steps: Steps, ctx: Context, requ
         await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth),
         compiled.create,
       );
-      ctx.input = await steps.prepare(ctx);
+      if (steps.prepare !== keepInput) ctx.input = await steps.prepare(ctx);
       const record = await steps.insert(ctx);
       ctx.record = record;
       ctx.headers.Location = `${request.basePath}/${resource.path}/${record.id}`;
@@ -182,7 +185,7 @@ async function work(compiled: CompiledResource, steps: Steps, ctx: Context, requ
         await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth),
         compiled.update,
       );
-      ctx.input = await steps.prepare(ctx);
+      if (steps.prepare !== keepInput) ctx.input = await steps.prepare(ctx);
       const record = Object.keys(ctx.input).length === 0 ? read : await steps.modify(ctx);
       if (!record) throw await lostRace(steps, ctx, compiled, scope);
       ctx.record = record;
