@@ -1,9 +1,10 @@
-import { type ValidationError as ClassValidatorError, type ValidatorOptions, validate } from 'class-validator';
+import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { BadRequestError, type FieldErrors, ValidationError } from '../errors/http-error.js';
 import { isStorableString } from '../query/convert.js';
 import { FORBIDDEN_NAMES } from '../query/parse-query.js';
 import type { ModelClass } from '../schema/infer-attributes.js';
 import type { AttributeSchema, Scalar } from '../store/store.js';
+import { validationErrors } from './class-validation.js';
 import { toInstance } from './to-instance.js';
 
 /** What the body of one write action may contain. */
@@ -19,13 +20,6 @@ export interface InputRules {
   /** Create: absent required attributes are errors. Update: only what is sent is checked. */
   readonly partial: boolean;
 }
-
-/** class-validator's options: only what was sent is checked, and errors do not carry the input. */
-const VALIDATOR_OPTIONS: ValidatorOptions = {
-  skipUndefinedProperties: true,
-  forbidUnknownValues: false,
-  validationError: { target: false, value: false },
-};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -108,7 +102,7 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   }
 
   const instance = toInstance(rules, accepted);
-  collect(errors, await validate(instance, VALIDATOR_OPTIONS));
+  collect(errors, await validationErrors(instance));
   if (Object.keys(errors).length > 0) throw new ValidationError({ ...errors });
 
   const values: Record<string, Scalar> = {};
