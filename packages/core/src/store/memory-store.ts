@@ -100,16 +100,20 @@ class MemoryCollection implements Store {
   ): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
     if (!record || !matcher(where)(record)) return undefined;
-    const before: Record<string, Scalar> = {};
-    for (const [field, value] of Object.entries(changes)) {
+    // The previous values are kept only inside a transaction, to undo the write.
+    const before: Record<string, Scalar> | undefined = log ? {} : undefined;
+    for (const field of Object.keys(changes)) {
+      const value = changes[field];
       if (field === 'id' || value === undefined) continue;
-      before[field] = record[field] ?? null;
+      if (before) before[field] = record[field] ?? null;
       this.write(record, field, value as Scalar);
     }
-    log?.push(() => {
-      const current = this.records.get(id);
-      if (current) for (const [field, value] of Object.entries(before)) this.write(current, field, value);
-    });
+    if (log && before) {
+      log.push(() => {
+        const current = this.records.get(id);
+        if (current) for (const [field, value] of Object.entries(before)) this.write(current, field, value);
+      });
+    }
     return copy(record);
   }
 
