@@ -16,6 +16,7 @@ export const PARTS = {
     'middleware',
     'listener',
     'send',
+    'headersToWrite',
   ],
   'routing, context, JSON.stringify (answer, handle)': ['answer', 'handle', 'Context', 'describeApi'],
   'query parsing (parse + resolve)': ['parseIndexQuery', 'resolveIndexQuery', 'convertValue', 'parseId'],
@@ -29,6 +30,8 @@ export const PARTS = {
     'onData',
     'onEnd',
     'isPlainStream',
+    'isJsonType',
+    'mayNestDeeper',
   ],
   'validation (validateInput, class-transformer, class-validator)': [
     'validateInput',
@@ -37,6 +40,9 @@ export const PARTS = {
     'hasType',
     'isStorableString',
     'collect',
+    'validationErrors',
+    'planOf',
+    'passes',
   ],
   'store (memory: index, top-k, copies)': [
     'findMany',
@@ -63,8 +69,9 @@ export const PARTS = {
     '(anonymous in node)',
   ],
   'anonymous core closures (store matcher and comparator, promise callbacks)': ['(anonymous in core)'],
-  'hook machinery and steps (runAction, dispatch, core, work)': [
+  'hook machinery and steps (runAction, runCore, work)': [
     'runAction',
+    'runCore',
     'dispatch',
     'core',
     'work',
