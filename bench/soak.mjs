@@ -3,12 +3,11 @@
 // sends it mixed reads and writes for minutes, then reports the errors (must be 0) and the
 // server's memory over time (must stay flat). Exits 1 on any error or on memory growth.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleExampleServer } from '../scripts/bundle-example-server.mjs';
 
 const HELP = `Usage: node bench/soak.mjs [options]   (npm run soak -- [options])
 
@@ -36,45 +35,12 @@ if (args.help) {
   process.exit(0);
 }
 
-const root = fileURLToPath(new URL('../', import.meta.url));
 const durationMs = args.quick ? 20_000 : Number(args.minutes) * 60_000;
 const connections = Number(args.connections);
 const allowedGrowth = Number(args.growth) / 100;
 const WARMUP = 0.2; // the first fifth of the run is not judged: caches, JIT, pools fill up
 const SAMPLE_MS = 1000;
 const REPORT_MS = durationMs >= 60_000 ? 15_000 : 5_000;
-
-async function bundleServer() {
-  const folder = join(root, 'node_modules/.cache/resourcery-soak');
-  mkdirSync(folder, { recursive: true });
-  const outfile = join(folder, `books-server-${process.pid}.mjs`);
-  const sources = {
-    '@resourcery/core': 'packages/core/src/index.ts',
-    '@resourcery/express': 'packages/express/src/index.ts',
-    '@resourcery/sql': 'packages/sql/src/index.ts',
-  };
-  await build({
-    entryPoints: [join(root, 'examples/books/src/server.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'workspace-sources',
-        setup(builder) {
-          builder.onResolve({ filter: /^@resourcery\// }, ({ path }) => ({
-            path: sources[path] ? join(root, sources[path]) : path,
-          }));
-          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
-        },
-      },
-    ],
-  });
-  return outfile;
-}
 
 function startServer(bundle, databaseUrl) {
   const child = spawn(process.execPath, [bundle], {
@@ -183,7 +149,7 @@ const mean = (list) => list.reduce((sum, value) => sum + value, 0) / Math.max(1,
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-soak-'));
 const databaseUrl = args.db ?? `sqlite:${join(folder, 'books.sqlite')}`;
-const bundle = await bundleServer();
+const bundle = await bundleExampleServer('resourcery-soak');
 const server = await startServer(bundle, databaseUrl);
 console.log(
   `soak: ${durationMs / 1000} s, ${connections} clients, example server (pid ${server.child.pid}) on ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`,

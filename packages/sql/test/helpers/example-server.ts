@@ -1,42 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { workspaceAliases } from '../../../../vitest.shared.js';
+import { bundleExampleServer as bundle } from '../../../../scripts/bundle-example-server.mjs';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/**
- * Bundles the example's server (examples/books/src/server.ts) with the workspace packages from
- * source, as the tests see them, into node_modules/.cache, where Node finds the installed
- * dependencies (express, the drivers...). Answers the bundle's path.
- */
-export async function bundleExampleServer(): Promise<string> {
-  const folder = `${root}node_modules/.cache/resourcery-tests`;
-  mkdirSync(folder, { recursive: true });
-  const outfile = `${folder}/books-server-${process.pid}.mjs`;
-  const aliases: Record<string, string> = workspaceAliases;
-  await build({
-    entryPoints: [`${root}examples/books/src/server.ts`],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'workspace-sources',
-        setup(builder) {
-          builder.onResolve({ filter: /^@resourcery\// }, ({ path }) => ({ path: aliases[path] ?? path }));
-          // Every other package stays external: Node loads it from node_modules.
-          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
-        },
-      },
-    ],
-  });
-  return outfile;
+/** Bundles the example's server from the workspace sources, as the tests see them; answers its path. */
+export function bundleExampleServer(): Promise<string> {
+  return bundle('resourcery-tests');
 }
 
 /** The example's server running in a child process. */

@@ -1,0 +1,45 @@
+// Bundles the books example's server (examples/books/src/server.ts) with the workspace packages
+// taken from their sources, so that it runs without a build: used by the SQL package's process
+// tests (packages/sql/test/helpers/example-server.ts) and by the soak test (bench/soak.mjs).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** `@resourcery/<package>[/<entry>]` → `packages/<package>/src/[<entry>/]index.ts`. */
+const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
+
+/**
+ * Writes the bundle into `node_modules/.cache/<cacheName>`, where Node finds the installed
+ * dependencies (express, the drivers...), which stay outside it; answers the bundle's path.
+ */
+export async function bundleExampleServer(cacheName) {
+  const folder = join(root, 'node_modules/.cache', cacheName);
+  mkdirSync(folder, { recursive: true });
+  const outfile = join(folder, `books-server-${process.pid}.mjs`);
+  await build({
+    entryPoints: [join(root, 'examples/books/src/server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'workspace-sources',
+        setup(builder) {
+          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
+            const [, name, entry] = WORKSPACE_IMPORT.exec(path);
+            return { path: join(root, 'packages', name, 'src', entry ?? '', 'index.ts') };
+          });
+          // Every other package stays external: Node loads it from node_modules.
+          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
