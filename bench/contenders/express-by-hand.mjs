@@ -1,7 +1,9 @@
 // The baseline: the same books API written by hand on Express 5, as a careful developer would
 // write it without the library: express.json() for bodies, one handler per route, the rules of
 // by-hand/books.mjs (the contract's query syntax, class-validator on the example's Book class),
-// problem+json errors. ETag is off because the library does not send one either.
+// problem+json errors. Express's own ETag (a hash of every response body) is off, as in the
+// Feathers and json-server contenders; the library's ETag (a hash of the stored record) is work
+// this baseline does not do, and docs/performance.md says so.
 import express from 'express';
 import { serve } from '../lib/serve.mjs';
 import {

@@ -73,7 +73,6 @@ export const PARTS = {
     'runAction',
     'runCore',
     'dispatch',
-    'core',
     'work',
     'fetchOr404',
     'fetch',

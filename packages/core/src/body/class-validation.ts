@@ -17,12 +17,16 @@ const OPTIONS: ValidatorOptions = {
 type Metadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
 type Constraint = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidatorConstraints']>[number];
 
+/** `@IsOptional`, `@ValidateIf`: when one answers false, nothing else is checked on the property. */
+type Condition = (object: object, value: unknown) => boolean;
+/** One decorator and the constraint objects that check it. */
+type Rule = { readonly metadata: Metadata; readonly constraints: readonly Constraint[] };
+
 /** What class-validator checks on one property, from its own metadata storage. */
 interface PropertyPlan {
   readonly property: string;
-  /** `@IsOptional`, `@ValidateIf`: when one answers false, nothing else is checked. */
-  readonly conditions: readonly ((object: object, value: unknown) => boolean)[];
-  readonly rules: readonly { readonly metadata: Metadata; readonly constraints: readonly Constraint[] }[];
+  readonly conditions: readonly Condition[];
+  readonly rules: readonly Rule[];
 }
 
 /** Per model: its plan, or `null` when it uses what the plan does not cover (then always `validate`). */
@@ -37,21 +41,22 @@ const plans = new WeakMap<object, readonly PropertyPlan[] | null>();
  */
 export function planOf(model: new () => object): readonly PropertyPlan[] | null {
   let plan = plans.get(model);
-  if (plan !== undefined) return plan;
+  if (plan === undefined) {
+    plan = readPlan(model);
+    plans.set(model, plan);
+  }
+  return plan;
+}
+
+function readPlan(model: new () => object): PropertyPlan[] | null {
   const storage = getMetadataStorage();
-  const metadatas = storage.getTargetValidationMetadatas(model, undefined as unknown as string, false, false);
-  const byProperty = new Map<
-    string,
-    { conditions: PropertyPlan['conditions'][number][]; rules: PropertyPlan['rules'][number][] }
-  >();
-  const list: PropertyPlan[] = [];
-  plan = list;
-  for (const metadata of metadatas) {
-    let entry = byProperty.get(metadata.propertyName);
+  const byProperty = new Map<string, { property: string; conditions: Condition[]; rules: Rule[] }>();
+  for (const metadata of storage.getTargetValidationMetadatas(model, undefined as unknown as string, false, false)) {
+    const property = metadata.propertyName;
+    let entry = byProperty.get(property);
     if (!entry) {
-      entry = { conditions: [], rules: [] };
-      byProperty.set(metadata.propertyName, entry);
-      list.push({ property: metadata.propertyName, ...entry });
+      entry = { property, conditions: [], rules: [] };
+      byProperty.set(property, entry);
     }
     if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
       entry.conditions.push(metadata.constraints[0]);
@@ -59,13 +64,11 @@ export function planOf(model: new () => object): readonly PropertyPlan[] | null 
     }
     const constraints = storage.getTargetValidatorConstraints(metadata.constraintCls);
     if (metadata.type !== ValidationTypes.CUSTOM_VALIDATION || metadata.each || constraints.some((c) => c.async)) {
-      plan = null;
-      break;
+      return null;
     }
     entry.rules.push({ metadata, constraints });
   }
-  plans.set(model, plan);
-  return plan;
+  return [...byProperty.values()];
 }
 
 /**
