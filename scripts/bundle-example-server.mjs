@@ -1,14 +1,18 @@
 // Bundles the books example's server (examples/books/src/server.ts) with the workspace packages
-// taken from their sources, so that it runs without a build: used by the SQL package's process
-// tests (packages/sql/test/helpers/example-server.ts) and by the soak test (bench/soak.mjs).
-import { mkdirSync } from 'node:fs';
+// taken from their sources, so that it runs without a build: used by the end-to-end tests
+// (e2e/helpers/example-server.ts) and by the soak test (bench/soak.mjs).
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-/** `@resourcery/<package>[/<entry>]` → `packages/<package>/src/[<entry>/]index.ts`. */
+/**
+ * `@resourcery/<package>` → `packages/<package>/src/index.ts`; `@resourcery/<package>/<entry>` →
+ * `packages/<package>/src/<entry>.ts`, or `src/<entry>/index.ts` when the entry is a folder
+ * (as `vitest.shared.ts` and `tsconfig.json` map them).
+ */
 const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 
 /**
@@ -33,7 +37,10 @@ export async function bundleExampleServer(cacheName) {
         setup(builder) {
           builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
             const [, name, entry] = WORKSPACE_IMPORT.exec(path);
-            return { path: join(root, 'packages', name, 'src', entry ?? '', 'index.ts') };
+            const src = join(root, 'packages', name, 'src');
+            if (entry === undefined) return { path: join(src, 'index.ts') };
+            const file = join(src, `${entry}.ts`);
+            return { path: existsSync(file) ? file : join(src, entry, 'index.ts') };
           });
           // Every other package stays external: Node loads it from node_modules.
           builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sqlStore } from '@resourcery/sql';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVERS, serverAvailable } from './helpers/databases.js';
+import { SERVERS, serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 
 const WRITERS = 8;

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverAvailable } from './helpers/databases.js';
+import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 import { freshPostgresDatabase } from './helpers/fresh-database.js';
 

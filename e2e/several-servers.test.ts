@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { sqlStore } from '@resourcery/sql';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverAvailable } from './helpers/databases.js';
+import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 import { freshPostgresDatabase } from './helpers/fresh-database.js';
 

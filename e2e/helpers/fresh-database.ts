@@ -1,6 +1,6 @@
 import { sqlStore } from '@resourcery/sql';
 import { sql } from 'kysely';
-import { SERVERS } from './databases.js';
+import { SERVERS } from '../../packages/sql/test/helpers/databases.js';
 
 /**
  * Creates a PostgreSQL database of its own for one test (so the example's `books` table starts

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { bundleExampleServer as bundle } from '../../../../scripts/bundle-example-server.mjs';
+import { bundleExampleServer as bundle } from '../../scripts/bundle-example-server.mjs';
 
 /** Bundles the example's server from the workspace sources, as the tests see them; answers its path. */
 export function bundleExampleServer(): Promise<string> {
