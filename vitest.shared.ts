@@ -7,7 +7,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * stale build. What users install (the built packages) is checked by scripts/check-packages.mjs.
  */
 export const workspaceAliases = {
-  '@resourcery/core/testing': here('./packages/core/src/testing/index.ts'),
+  '@resourcery/core/store': here('./packages/core/src/store.ts'),
+  '@resourcery/core/adapter': here('./packages/core/src/adapter.ts'),
+  '@resourcery/testing': here('./packages/testing/src/index.ts'),
   '@resourcery/core': here('./packages/core/src/index.ts'),
   '@resourcery/express': here('./packages/express/src/index.ts'),
   '@resourcery/client': here('./packages/client/src/index.ts'),

@@ -200,12 +200,12 @@ function percentile(sorted, p) {
 }
 
 async function measure(target, scenario) {
-  for (let i = 0; i < Math.ceil(QUERIES / 10); i++) await target.books.findMany(scenario.query());
+  for (let i = 0; i < Math.ceil(QUERIES / 10); i++) await target.books.list(scenario.query());
   const times = [];
   for (let i = 0; i < QUERIES; i++) {
     const started = performance.now();
     const query = scenario.query();
-    const result = await target.books.findMany(query);
+    const result = await target.books.list(query);
     times.push(performance.now() - started);
     const expected = Math.min(query.limit, Math.max(0, (result.total ?? 0) - query.offset));
     if (result.total === undefined || result.records.length !== expected)
@@ -213,7 +213,7 @@ async function measure(target, scenario) {
   }
   times.sort((a, b) => a - b);
   // The plans of one more run: its page query and its count query.
-  await target.books.findMany(scenario.query());
+  await target.books.list(scenario.query());
   const { query, count } = target.last;
   const plan = `${await target.explain(query)}\n\n${await target.explain(count)}`;
   return { p50: percentile(times, 50), p99: percentile(times, 99), plan, sql: `${query.sql}\n${count.sql}` };

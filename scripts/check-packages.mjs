@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 // Every publishable package is packed and checked; the quick start installs those it names.
@@ -19,20 +19,30 @@ const fail = (message) => {
 };
 
 try {
-  const tarballs = [];
+  /** Package name → its tarball and the @resourcery packages it depends on. */
+  const packed = new Map();
   for (const dir of packages) {
-    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], join(root, dir)));
-    const files = packed.files.map((file) => file.path);
+    const [pack] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], join(root, dir)));
+    const files = pack.files.map((file) => file.path);
     const stray = files.filter((file) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file));
-    if (stray.length) fail(`${packed.name} would publish ${stray.join(', ')}`);
+    if (stray.length) fail(`${pack.name} would publish ${stray.join(', ')}`);
     const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
     const targets = JSON.stringify(manifest.exports).match(/"\.\/dist\/[^"]+"/g) ?? [];
     const missing = targets.map((target) => target.slice(3, -1)).filter((target) => !files.includes(target));
     if (missing.length)
-      fail(`${packed.name} lacks ${missing.join(', ')} named by its exports map (run npm run build first)`);
-    console.log(`${packed.name}: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed`);
-    tarballs.push(join(work, packed.filename));
+      fail(`${pack.name} lacks ${missing.join(', ')} named by its exports map (run npm run build first)`);
+    console.log(`${pack.name}: ${files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`);
+    const deps = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@resourcery/'));
+    packed.set(pack.name, { tarball: join(work, pack.filename), deps });
   }
+  /** A package's tarball and those of the @resourcery packages it needs (not on the registry yet). */
+  const tarballsOf = (name, seen = new Set()) => {
+    const entry = packed.get(name);
+    if (!entry) fail(`the README installs ${name}, which is not a package of this repository`);
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return [entry.tarball, ...entry.deps.flatMap((dep) => tarballsOf(dep, seen))];
+  };
 
   // A new user's empty project, as the README's quick start describes it.
   const app = join(work, 'app');
@@ -49,13 +59,7 @@ try {
   for (const line of install) {
     const args = line.replace(/^npm /, '').split(/\s+/);
     // The packages are not on the registry yet: install the freshly packed tarballs instead.
-    const resolved = args.map((arg) => {
-      if (!arg.startsWith('@resourcery/')) return arg;
-      const prefix = `resourcery-${arg.slice('@resourcery/'.length)}-`;
-      const tarball = tarballs.find((file) => basename(file).startsWith(prefix));
-      if (!tarball) fail(`the README installs ${arg}, which is not a package of this repository`);
-      return tarball;
-    });
+    const resolved = [...new Set(args.flatMap((arg) => (arg.startsWith('@resourcery/') ? tarballsOf(arg) : [arg])))];
     run('npm', [...resolved, '--no-audit', '--no-fund', '--loglevel=error'], app);
   }
 

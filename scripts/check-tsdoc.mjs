@@ -11,8 +11,10 @@ for (const pkg of readdirSync(join(root, 'packages'))) {
   for (const subpath of Object.keys(manifest.exports ?? {})) {
     if (subpath === './package.json') continue;
     const name = subpath === '.' ? 'index' : subpath.slice(2);
-    const file = join(root, 'packages', pkg, 'src', name === 'index' ? 'index.ts' : `${name}/index.ts`);
-    if (existsSync(file)) entries.push({ label: `${manifest.name}${subpath.slice(1)}`, file });
+    const candidates = name === 'index' ? ['index.ts'] : [`${name}.ts`, `${name}/index.ts`];
+    const file = candidates.map((candidate) => join(root, 'packages', pkg, 'src', candidate)).find(existsSync);
+    if (!file) throw new Error(`${manifest.name}${subpath.slice(1)}: no source entry (${candidates.join(' or ')})`);
+    entries.push({ label: `${manifest.name}${subpath.slice(1)}`, file });
   }
 }
 

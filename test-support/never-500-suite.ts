@@ -1,6 +1,7 @@
-import { compiledResource, type StoreProvider } from '@resourcery/core';
-import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/core/testing';
+import type { Store } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
+import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +20,13 @@ function safeDecode(text: string): string {
  * is a success or a 4xx problem+json (never a 500, never SQL or a file path), nothing reaches the
  * error log, and a request that fails leaves every stored record as it was.
  */
-export function neverA500Suite(label: string, open: () => StoreProvider, runs: number): void {
+export function neverA500Suite(label: string, open: () => Store, runs: number): void {
   describe(`${label}: any request against a running server`, () => {
     const logged: unknown[] = [];
     const ids: number[] = [];
     const resource = bookResource();
     let target: HttpSuiteTarget;
-    let store: StoreProvider;
+    let store: Store;
 
     beforeAll(async () => {
       store = open();
@@ -58,7 +59,7 @@ export function neverA500Suite(label: string, open: () => StoreProvider, runs: n
 
     /** Every stored record in id order, read through the store itself. */
     const snapshot = async () => {
-      const { records } = await store.collection(compiledResource(resource).schema).findMany({
+      const { records } = await store.collection(compiledResource(resource).schema).list({
         where: [],
         order: [{ field: 'id', direction: 'asc' }],
         limit: Number.MAX_SAFE_INTEGER,

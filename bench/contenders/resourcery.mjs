@@ -11,7 +11,7 @@ export default {
   description: 'the books example (createApp + memoryStore) on Express 5',
   async start({ books }) {
     const store = memoryStore();
-    // Seed through the public Store interface, in order, so that ids run 1..N as in every contender.
+    // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
     const collection = store.collection(compiledResource(bookResource).schema);
     for (const book of books) await collection.create(book);
     return serve(createApp(store));

@@ -45,8 +45,8 @@ export const PARTS = {
     'passes',
   ],
   'store (memory: index, top-k, copies)': [
-    'findMany',
-    'findOne',
+    'list',
+    'find',
     'create',
     'update',
     'destroy',

@@ -1,12 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  // Runs in browsers as well as in Node 20: no Node built-ins, a target both understand.
-  platform: 'neutral',
-  target: 'es2022',
-});
+// Runs in browsers as well as in Node 20: no Node built-ins, a target both understand.
+export default packageBuild({ platform: 'neutral', target: 'es2022' });

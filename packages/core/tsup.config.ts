@@ -1,13 +1,7 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  external: ['vitest'],
+export default packageBuild({
+  entry: { index: 'src/index.ts', store: 'src/store.ts', adapter: 'src/adapter.ts' },
   // The CJS build needs `import.meta.url` (to find swagger-ui-dist for the docs page).
   shims: true,
 });

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { compiledResource, type StoreProvider } from '@resourcery/core';
+import type { Store } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import morgan from 'morgan';
@@ -17,10 +18,7 @@ export interface AppOptions {
  * load balancers: `GET /healthz` (liveness: 200 while the process runs) and `GET /readyz`
  * (readiness: 200 when the store answers a cheap query, 503 problem+json when it does not).
  */
-export function createApp(
-  store: StoreProvider,
-  { logRequests = false, readyTimeoutMs = 2000 }: AppOptions = {},
-): Express {
+export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 2000 }: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   if (logRequests) app.use(morgan('tiny'));
@@ -37,7 +35,7 @@ export function createApp(
     try {
       const check = (async () => {
         await api.api.ready(); // tables created, connections possible
-        await probe.findMany({
+        await probe.list({
           where: [],
           order: [{ field: 'id', direction: 'asc' }],
           limit: 1,

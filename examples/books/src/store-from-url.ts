@@ -1,4 +1,4 @@
-import { memoryStore, type StoreProvider } from '@resourcery/core';
+import { memoryStore, type Store } from '@resourcery/core';
 import { redactUrl, sqlStore } from '@resourcery/sql';
 
 const SQL_URL = /^(sqlite|postgres|postgresql|mysql|mariadb):/i;
@@ -12,7 +12,7 @@ const SQL_URL = /^(sqlite|postgres|postgresql|mysql|mariadb):/i;
  * const store = storeFromUrl('postgres://postgres@127.0.0.1:5432/books');
  * ```
  */
-export function storeFromUrl(url: string): StoreProvider {
+export function storeFromUrl(url: string): Store {
   if (url === 'memory:' || url === 'memory') return memoryStore();
   if (SQL_URL.test(url)) return sqlStore(url);
   throw new Error(

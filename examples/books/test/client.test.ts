@@ -1,6 +1,6 @@
 import { ResourceError, resourceClient } from '@resourcery/client';
 import { memoryStore } from '@resourcery/core';
-import { type HttpSuiteTarget, serveHttp } from '@resourcery/core/testing';
+import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import type { books } from '../src/book.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { memoryStore } from '@resourcery/core';
-import { type HttpSuiteTarget, serveHttp } from '@resourcery/core/testing';
+import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';

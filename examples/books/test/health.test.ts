@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryStore, type StoreProvider } from '@resourcery/core';
+import { memoryStore, type Store } from '@resourcery/core';
 import { sqlStore } from '@resourcery/sql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -16,7 +16,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function serve(store: StoreProvider, readyTimeoutMs?: number) {
+async function serve(store: Store, readyTimeoutMs?: number) {
   const server = createApp(store, { readyTimeoutMs }).listen(0);
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as { port: number };
@@ -81,8 +81,8 @@ describe('health probes', () => {
   }
 
   it('/readyz answers 503 when the store hangs longer than readyTimeoutMs', async () => {
-    const hanging: StoreProvider = {
-      collection: (schema) => ({ ...memoryStore().collection(schema), findMany: () => new Promise(() => {}) }),
+    const hanging: Store = {
+      collection: (schema) => ({ ...memoryStore().collection(schema), list: () => new Promise(() => {}) }),
     };
     const app = await serve(hanging, 100);
     try {

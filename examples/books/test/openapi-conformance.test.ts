@@ -1,5 +1,6 @@
-import { memoryStore, type OpenApiDocument, type Store, type StoreProvider, StoreUnavailable } from '@resourcery/core';
-import { httpConformanceSuite, serveHttp } from '@resourcery/core/testing';
+import { memoryStore, type OpenApiDocument, type Store } from '@resourcery/core';
+import { type Collection, StoreUnavailable } from '@resourcery/core/store';
+import { httpConformanceSuite, serveHttp } from '@resourcery/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -82,15 +83,15 @@ httpConformanceSuite('the example app, every exchange checked against its OpenAP
 );
 
 /** A store whose every call fails with `error()`. */
-function failingStore(error: () => Error): StoreProvider {
+function failingStore(error: () => Error): Store {
   const fail = async (): Promise<never> => {
     throw error();
   };
   return {
-    collection: (schema): Store => ({
+    collection: (schema): Collection => ({
       schema,
-      findMany: fail,
-      findOne: fail,
+      list: fail,
+      find: fail,
       create: fail,
       update: fail,
       destroy: fail,

@@ -1,4 +1,4 @@
-import { pluralize as serverPluralize } from '@resourcery/core';
+import { defineResource } from '@resourcery/core';
 import { describe, expect, it } from 'vitest';
 import { pluralize, resourceClient } from './resource-client.js';
 import { ResourceError } from './resource-error.js';
@@ -108,6 +108,8 @@ describe('resourceClient', () => {
 
 it('pluralizes as the server does', () => {
   const words = ['book', 'category', 'day', 'box', 'church', 'bus', 'quiz', 'dish', 'Key', 'CITY'];
-  expect(words.map(pluralize)).toEqual(words.map(serverPluralize));
+  class Model {}
+  const serverPlural = (name: string) => defineResource({ name, model: Model }).plural;
+  expect(words.map(pluralize)).toEqual(words.map(serverPlural));
   expect(pluralize('category')).toBe('categories');
 });

@@ -1,4 +1,3 @@
-import { inferAttributes } from '@resourcery/core';
 import {
   IsBoolean,
   IsEmail,
@@ -13,6 +12,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
+import { inferAttributes } from '../src/schema/infer-attributes.js';
 
 describe('inferAttributes', () => {
   it('reads types, nullability and lengths from class-validator decorators alone', () => {

@@ -7,7 +7,7 @@ import {
   memoryStore,
   type Order,
   type StoredRecord,
-} from '@resourcery/core';
+} from '@resourcery/core/store';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 
@@ -64,7 +64,7 @@ function naive(records: StoredRecord[], where: Condition[], sort: Order[]): Stor
     });
 }
 
-it('findMany answers what a full scan and sort answer', async () => {
+it('list answers what a full scan and sort answer', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(write, { maxLength: 60 }),
@@ -105,7 +105,7 @@ it('findMany answers what a full scan and sort answer', async () => {
         }
         const all = [...model.values()];
         const expected = naive(all, where, sort);
-        const got = await store.findMany({ where, order: sort, limit, offset, count });
+        const got = await store.list({ where, order: sort, limit, offset, count });
         expect(got.records).toEqual(expected.slice(offset, offset + limit));
         expect(got.total).toBe(count ? expected.length : undefined);
       },
@@ -125,7 +125,7 @@ it('keeps id order through many deletes and a rolled-back destroy', async () => 
       throw new Error('roll back');
     })
     .catch(() => undefined);
-  const page = await store.findMany({
+  const page = await store.list({
     where: [],
     order: [{ field: 'id', direction: 'desc' }],
     limit: 3,
@@ -135,7 +135,7 @@ it('keeps id order through many deletes and a rolled-back destroy', async () => 
   const ids = [...Array.from({ length: 149 }, (_, i) => 2 * i + 4), 151].sort((a, b) => b - a);
   expect(page.records.map((record) => record.id)).toEqual(ids.slice(74, 77));
   expect(page.total).toBe(150);
-  const blue = await store.findMany({
+  const blue = await store.list({
     where: [{ field: 'color', values: ['blue'] }],
     order: [{ field: 'id', direction: 'asc' }],
     limit: 2,

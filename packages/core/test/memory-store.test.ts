@@ -1,4 +1,4 @@
 import { memoryStore } from '@resourcery/core';
-import { storeConformanceSuite } from '@resourcery/core/testing';
+import { storeConformanceSuite } from '@resourcery/testing';
 
 storeConformanceSuite('memory', () => memoryStore());

@@ -1,15 +1,10 @@
-import {
-  compiledResource,
-  HttpError,
-  type IndexQuery,
-  parseIndexQuery,
-  type RawIndexQuery,
-  resolveIndexQuery,
-} from '@resourcery/core';
-import { bookResource } from '@resourcery/core/testing';
+import { compiledResource, HttpError } from '@resourcery/core/adapter';
+import { bookResource } from '@resourcery/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paginationHeaders } from '../src/http/pagination.js';
+import { paginationHeaders } from '../src/http/links.js';
+import { parseIndexQuery, type RawIndexQuery } from '../src/query/parse-query.js';
+import { type IndexQuery, resolveIndexQuery } from '../src/query/resolve-query.js';
 
 const rules = compiledResource(bookResource()).query;
 

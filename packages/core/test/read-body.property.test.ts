@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { HttpError, type NeutralRequest, readJsonBody } from '@resourcery/core';
+import { HttpError, type NeutralRequest } from '@resourcery/core/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readJsonBody } from '../src/http/read-body.js';
 
 /** Nesting depth of a parsed JSON value: what the body reader must measure on the text. */
 function depthOf(value: unknown): number {

@@ -1,5 +1,7 @@
-import { createApi, memoryStore, type NeutralRequest, type StoreProvider, StoreUnavailable } from '@resourcery/core';
-import { bookResource } from '@resourcery/core/testing';
+import { createApi, memoryStore, type Store } from '@resourcery/core';
+import type { NeutralRequest } from '@resourcery/core/adapter';
+import { StoreUnavailable } from '@resourcery/core/store';
+import { bookResource } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
 
 const get = (path: string): NeutralRequest => ({ method: 'GET', path, basePath: '/api', rawQuery: '', headers: {} });
@@ -9,7 +11,7 @@ describe('store readiness', () => {
     let up = false;
     let attempts = 0;
     const memory = memoryStore();
-    const flaky: StoreProvider = {
+    const flaky: Store = {
       collection: (schema) => memory.collection(schema),
       async init() {
         attempts++;

@@ -1,7 +1,8 @@
-import { compiledResource, HttpError, type InputRules, validateInput } from '@resourcery/core';
-import { bookResource } from '@resourcery/core/testing';
+import { compiledResource, HttpError } from '@resourcery/core/adapter';
+import { bookResource } from '@resourcery/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type InputRules, validateInput } from '../src/resource/input/validate-input.js';
 
 const compiled = compiledResource(bookResource());
 const WRITABLE = new Set(['name', 'author']);

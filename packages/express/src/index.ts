@@ -1,4 +1,5 @@
-import { type Api, type ApiOptions, createApi, headersToWrite, type NeutralRequest } from '@resourcery/core';
+import { type Api, type ApiOptions, createApi, type NeutralRequest } from '@resourcery/core/adapter';
+import { toNeutralRequest as fromNode, writeResponse } from '@resourcery/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** The Express middleware returned by {@link resourcery}; `api` is the neutral core behind it. */
@@ -8,19 +9,6 @@ export type ResourceryMiddleware = RequestHandler & { readonly api: Api };
 export interface ResourceryOptions<S = Record<string, unknown>> extends Omit<ApiOptions<S>, 'state'> {
   /** Builds `ctx.state` for each request, e.g. `(req) => ({ user: req.user })`. */
   state?: (req: Request) => S | Promise<S>;
-}
-
-function headersOf(req: Request): Record<string, string | undefined> {
-  // Node joins repeated headers into one string, except a few (set-cookie): copy only then.
-  const raw = req.headers;
-  for (const name in raw) if (typeof raw[name] !== 'string') return joined(raw);
-  return raw as Record<string, string | undefined>;
-}
-
-function joined(raw: Request['headers']): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
 }
 
 /**
@@ -39,16 +27,13 @@ export function toNeutralRequest(req: Request): NeutralRequest {
   const query = req.url.indexOf('?');
   // An earlier body parser (express.json()) may have consumed the stream already.
   const consumed = req.readableEnded || (req as { _body?: boolean })._body === true;
-  return {
-    method: req.method,
-    path: query === -1 ? req.url : req.url.slice(0, query),
+  return fromNode(req, {
     basePath: req.baseUrl,
+    path: query === -1 ? req.url : req.url.slice(0, query),
     rawQuery: query === -1 ? '' : req.url.slice(query + 1),
-    headers: headersOf(req),
-    body: consumed ? undefined : req,
-    parsedBody: consumed ? req.body : undefined,
-    native: req,
-  };
+    consumed,
+    parsedBody: req.body,
+  });
 }
 
 /**
@@ -76,9 +61,7 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     api.handle(toNeutralRequest(req)).then((response) => {
       res.removeHeader('X-Powered-By'); // do not advertise the framework
-      // One writeHead: headers set earlier (CORS...) are kept, ours win on the same name.
-      res.writeHead(response.status, headersToWrite(response));
-      res.end(response.body);
+      writeResponse(res, response);
     }, next);
   };
   return Object.assign(middleware, { api });

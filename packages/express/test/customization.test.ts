@@ -1,70 +1,26 @@
 import 'reflect-metadata';
-import {
-  type ActionContext,
-  defineResource,
-  type Hook,
-  memoryStore,
-  type Resource,
-  UnauthorizedError,
-} from '@resourcery/core';
-import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator';
+import { defineResource, type Hooks, HttpError, memoryStore, type Resource } from '@resourcery/core';
+import { IsString } from 'class-validator';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+import { notes, quota } from '../../../docs/examples/notes-hooks.js';
+import { apiHooks, books } from '../../../docs/examples/owned-books.js';
 import { resourcery } from '../src/index.js';
 import { call, serve } from './serve.js';
 
-// The examples of docs/customization.md, each exercised over real HTTP.
-
-class Book {
-  @IsString() @Length(1, 500) name!: string;
-  @IsString() @Length(1, 500) author!: string;
-  @IsInt() ownerId!: number;
-  @IsOptional() @IsBoolean() deleted?: boolean | null;
-}
-
-interface State {
-  user?: { id: number };
-}
-
-const USERS: Record<string, { id: number }> = { alice: { id: 1 }, bob: { id: 2 } };
-
-/** Authentication: every action needs a known bearer token, else 401. */
-const authenticate: Hook<Book, State> = (ctx) => {
-  const token = ctx.request.headers.authorization?.replace(/^Bearer /, '');
-  const user = token ? USERS[token] : undefined;
-  if (!user) throw new UnauthorizedError('A valid bearer token is required', { 'WWW-Authenticate': 'Bearer' });
-  ctx.state.user = user;
-};
-
-const currentUser = (ctx: ActionContext<Book, State>) => ctx.state.user as { id: number };
-
-const books = defineResource<Book, State>({
-  name: 'book',
-  model: Book,
-  fields: {
-    readOnly: ['ownerId', 'deleted'], // computed on the server: a client sending them gets a 422
-    show: ['name', 'author'], // ownerId and deleted are hidden from responses
-  },
-  hooks: { before: { all: authenticate } },
-  steps: {
-    // Per-user scoping: other users' records do not exist for you, and soft-deleted ones for nobody.
-    scope: (ctx) => ({ ownerId: currentUser(ctx).id, deleted: [false, null] }),
-    // A field computed on create: the owner comes from the state bag.
-    prepare: (ctx) => (ctx.action === 'create' ? { ...ctx.input, ownerId: currentUser(ctx).id } : (ctx.input ?? {})),
-    // Destroy replaced by a soft delete.
-    remove: async (ctx) => (await ctx.store.update(ctx.id as number, { deleted: true }, ctx.scope)) !== undefined,
-  },
-  actions: { update: false }, // a disabled action answers 405
-});
+// The examples of docs/customization.md (the files of docs/examples/), exercised over real HTTP.
 
 let close: () => Promise<void> = async () => {};
 afterEach(() => close());
 
 // biome-ignore lint/suspicious/noExplicitAny: any resource can be started
-async function start(resource: Resource<any, any> = books) {
+async function start(resource: Resource<any, any> = books, hooks: Hooks<unknown> | undefined = undefined) {
   const app = express();
   const store = memoryStore();
-  app.use('/api', resourcery({ resources: [resource], store }));
+  app.use(
+    '/api',
+    resourcery({ resources: [resource], store, hooks: hooks ?? (resource === books ? apiHooks : undefined) }),
+  );
   const server = await serve(app);
   close = server.close;
   return { api: server.api, store };
@@ -89,8 +45,8 @@ describe('customization examples', () => {
     const { api, store } = await start();
     const res = await call(`${api}/books`, 'POST', { name: 'Dune', author: 'Herbert' }, 'alice');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ book: { id: 1, name: 'Dune', author: 'Herbert' } });
-    const stored = await store.collection({ name: 'books', attributes: [], indexed: [] }).findOne(1, []);
+    expect(await res.json()).toEqual({ book: { id: 1, name: 'Dune', author: 'Herbert', owner: 'Alice' } });
+    const stored = await store.collection({ name: 'books', attributes: [], indexed: [] }).find(1, []);
     expect(stored).toMatchObject({ ownerId: 1, deleted: null });
 
     const forged = await call(`${api}/books`, 'POST', { name: 'X', author: 'Y', ownerId: 2 }, 'alice');
@@ -104,7 +60,7 @@ describe('customization examples', () => {
     await call(`${api}/books`, 'POST', { name: 'Theirs', author: 'B' }, 'bob');
 
     const aliceIndex = await call(`${api}/books`, 'GET', undefined, 'alice');
-    expect(await aliceIndex.json()).toEqual({ books: [{ id: 1, name: 'Mine', author: 'A' }] });
+    expect(await aliceIndex.json()).toEqual({ books: [{ id: 1, name: 'Mine', author: 'A', owner: 'Alice' }] });
     expect(aliceIndex.headers.get('x-total-count')).toBe('1');
     expect((await call(`${api}/books/2`, 'GET', undefined, 'alice')).status).toBe(404);
     expect((await call(`${api}/books/2`, 'DELETE', undefined, 'alice')).status).toBe(404);
@@ -118,7 +74,7 @@ describe('customization examples', () => {
     expect((await call(`${api}/books/1`, 'GET', undefined, 'alice')).status).toBe(404);
     expect((await call(`${api}/books/1`, 'DELETE', undefined, 'alice')).status).toBe(404);
     expect(await (await call(`${api}/books`, 'GET', undefined, 'alice')).json()).toEqual({ books: [] });
-    const kept = await store.collection({ name: 'books', attributes: [], indexed: [] }).findOne(1, []);
+    const kept = await store.collection({ name: 'books', attributes: [], indexed: [] }).find(1, []);
     expect(kept).toMatchObject({ name: 'Dune', deleted: true });
   });
 
@@ -142,7 +98,7 @@ describe('hooks', () => {
       model: Note,
       hooks: { before: { show: (ctx) => ctx.respond({ note: { id: ctx.id, text: 'cached' } }) } },
       steps: {
-        fetch: () => {
+        find: () => {
           throw new Error('the store must not be reached');
         },
       },
@@ -225,15 +181,11 @@ describe('hooks', () => {
     expect(list.headers.get('x-total-count')).toBe('0');
   });
 
-  it('replaces a whole action', async () => {
+  it('replaces a whole action by answering from a before hook', async () => {
     const notes = defineResource({
       name: 'note',
       model: Note,
-      actions: {
-        index: async (ctx) => {
-          ctx.result = { notes: [], note: 'index is replaced' };
-        },
-      },
+      hooks: { before: { index: (ctx) => ctx.respond({ notes: [], note: 'index is replaced' }) } },
     });
     const { api } = await start(notes);
     expect(await (await call(`${api}/notes?anything=goes`)).json()).toEqual({ notes: [], note: 'index is replaced' });
@@ -270,5 +222,107 @@ describe('hooks', () => {
     expect(res.headers.get('content-type')).toBe('application/vnd.notes+json');
     expect(res.headers.get('content-length')).toBe(String((await res.text()).length));
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('the notes example (docs/examples/notes-hooks.ts)', () => {
+  it('audits creates, counts pages, and turns the quota error into a 429 problem', async () => {
+    quota.left = 1;
+    const { api } = await start(notes);
+    const created = await call(`${api}/notes`, 'POST', { text: 'first' });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-audit')).toBe('created 1');
+    const refused = await call(`${api}/notes`, 'POST', { text: 'second' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'too_many_requests', detail: 'Note quota used up' });
+    const listed = await call(`${api}/notes`);
+    expect(listed.headers.get('x-page-size')).toBe('1');
+  });
+});
+
+describe('API-wide hooks and error hooks', () => {
+  class Tag {
+    @IsString() label!: string;
+  }
+
+  it('API hooks wrap the resource hooks: before first, after last, around outermost', async () => {
+    const order: string[] = [];
+    const push = (entry: string) => () => void order.push(entry);
+    const tags = defineResource({
+      name: 'tag',
+      model: Tag,
+      hooks: {
+        before: { create: push('resource:before') },
+        after: { create: push('resource:after') },
+        around: {
+          create: async (_ctx, next) => {
+            order.push('resource:around>');
+            await next();
+          },
+        },
+      },
+    });
+    const { api } = await start(tags, {
+      before: { all: push('api:before') },
+      after: { all: push('api:after') },
+      around: {
+        all: async (_ctx, next) => {
+          order.push('api:around>');
+          await next();
+        },
+      },
+    });
+    expect((await call(`${api}/tags`, 'POST', { label: 'x' })).status).toBe(200);
+    expect(order).toEqual([
+      'api:around>',
+      'resource:around>',
+      'api:before',
+      'resource:before',
+      'resource:after',
+      'api:after',
+    ]);
+  });
+
+  it('error hooks see what was thrown: the resource first, then the API; one may answer or replace it', async () => {
+    const seen: string[] = [];
+    const tags = defineResource({
+      name: 'tag',
+      model: Tag,
+      hooks: {
+        before: {
+          show: (ctx) => {
+            throw new Error(`tag ${ctx.id} is archived`);
+          },
+        },
+        error: (error) => {
+          seen.push(`resource: ${(error as Error).message}`);
+          if ((error as Error).message === 'tag 2 is archived') {
+            throw new HttpError(410, 'gone', { detail: 'Archived' });
+          }
+        },
+      },
+    });
+    const { api } = await start(tags, {
+      error: (error, ctx) => {
+        seen.push(`api: ${(error as Error).message}`);
+        if (ctx.action === 'show' && ctx.id === 1) ctx.respond({ tag: { id: 1, label: 'from the archive' } });
+      },
+    });
+    const answered = await call(`${api}/tags/1`);
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toEqual({ tag: { id: 1, label: 'from the archive' } });
+    const replaced = await call(`${api}/tags/2`);
+    expect(replaced.status).toBe(410);
+    expect(await replaced.json()).toMatchObject({ code: 'gone', detail: 'Archived' });
+    const passed = await call(`${api}/tags/3`);
+    expect(passed.status).toBe(500);
+    expect(seen).toEqual([
+      'resource: tag 1 is archived',
+      'api: tag 1 is archived',
+      'resource: tag 2 is archived',
+      'api: Archived',
+      'resource: tag 3 is archived',
+      'api: tag 3 is archived',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
-import { memoryStore, type Store, type StoreProvider, StoreUnavailable } from '@resourcery/core';
-import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/core/testing';
+import { memoryStore, type Store } from '@resourcery/core';
+import { type Collection, StoreUnavailable } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
+import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -11,7 +12,7 @@ const logged: unknown[] = [];
 let target: HttpSuiteTarget;
 
 /** The memory store, failing on demand the way a database driver does. */
-function faultyStore(): StoreProvider {
+function faultyStore(): Store {
   const provider = memoryStore();
   const fail = () => {
     if (failure === 'down') throw new StoreUnavailable(new Error('connect ECONNREFUSED 10.0.0.5:5432'));
@@ -28,13 +29,13 @@ function faultyStore(): StoreProvider {
         };
       return {
         schema,
-        findMany: guarded(inner.findMany),
-        findOne: guarded(inner.findOne),
+        list: guarded(inner.list),
+        find: guarded(inner.find),
         create: guarded(inner.create),
         update: guarded(inner.update),
         destroy: guarded(inner.destroy),
         transaction: guarded(inner.transaction),
-      } as Store;
+      } as Collection;
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpError, statusTitle, toProblemResponse } from '@resourcery/core';
+import { HttpError, type ProblemCode, statusTitle, toProblemResponse } from '@resourcery/core/adapter';
 
 const STATUS_OF: Record<string, number> = { HPE_HEADER_OVERFLOW: 431, HPE_URI_TOO_LONG: 414 };
+const CODE_OF: Record<number, ProblemCode> = { 431: 'request_too_large', 414: 'uri_too_long' };
 
 /**
  * Makes a Node HTTP server answer requests it cannot even parse (headers over Node's size
@@ -30,9 +31,7 @@ export function answerClientErrors(server: Server): Server {
         : status === 414
           ? 'The request line is longer than the server accepts'
           : 'The request could not be parsed as HTTP';
-    const response = toProblemResponse(
-      new HttpError(status, status === 400 ? 'bad_request' : 'request_too_large', { detail }),
-    );
+    const response = toProblemResponse(new HttpError(status, CODE_OF[status] ?? 'bad_request', { detail }));
     const body = response.body ?? '';
     socket.end(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\n` +

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { memoryStore } from '@resourcery/core';
-import { bookResource } from '@resourcery/core/testing';
+import { bookResource } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
 import { answerClientErrors, createListener } from '../src/index.js';
 

@@ -1,6 +1,6 @@
 // Public entry of @resourcery/sql: SQL stores (SQLite, PostgreSQL, MySQL, MariaDB) over Kysely.
-export type { SqlDialect } from './dialect.js';
-export { type ConnectionOptions, type DatabaseLocation, parseDatabaseUrl, redactUrl } from './open-database.js';
+export type { ConnectionOptions, SqlDialect } from './dialects/dialect.js';
+export { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './open-database.js';
 export { createTableSql, type SchemaSqlOptions, schemaSql } from './schema-sql.js';
 export { type SqlStoreOptions, type SqlStoreProvider, sqlStore } from './sql-store.js';
 export { translateError } from './translate-error.js';

@@ -1,8 +1,15 @@
-import type { CollectionSchema, Condition, FindManyQuery, FindManyResult, Store, StoredRecord } from '@resourcery/core';
+import type {
+  Collection,
+  CollectionSchema,
+  Condition,
+  ListQuery,
+  ListResult,
+  StoredRecord,
+} from '@resourcery/core/store';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import type { SqlFamily } from './dialect.js';
+import type { SqlDialectSpec } from './dialects/dialect.js';
 import { columnValues, toParameter, toRecord } from './row-mapping.js';
-import { translateError } from './translate-error.js';
+import { translateDriverError } from './translate-error.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time, from the declaration
 type Db = Kysely<any>;
@@ -20,38 +27,44 @@ class WorkFailure {
 }
 
 /**
- * The {@link Store} of one table. Every query is built from the schema's attribute names and
+ * The {@link Collection} of one table. Every query is built from the schema's attribute names and
  * sends values as parameters; filtering, ordering, paging and counting run in the database.
  * A store bound to a transaction runs everything on the transaction's connection.
+ *
+ * @example
+ * ```ts
+ * const books = new SqlCollection(db, 'api_books', schema, postgres);
+ * await books.create({ name: 'Dune' });
+ * ```
  */
-export class SqlCollection implements Store {
+export class SqlCollection implements Collection {
   readonly schema: CollectionSchema;
   readonly #db: Db;
   readonly #table: string;
-  readonly #family: SqlFamily;
+  readonly #dialect: SqlDialectSpec;
   readonly #columns: string[];
   readonly #nullable: Set<string>;
   readonly #transaction: OpenTransaction | undefined;
 
-  constructor(db: Db, table: string, schema: CollectionSchema, family: SqlFamily, transaction?: OpenTransaction) {
+  constructor(db: Db, table: string, schema: CollectionSchema, dialect: SqlDialectSpec, transaction?: OpenTransaction) {
     this.schema = schema;
     this.#db = db;
     this.#table = table;
-    this.#family = family;
+    this.#dialect = dialect;
     this.#columns = schema.attributes.map((attribute) => attribute.name);
     this.#nullable = new Set(schema.attributes.filter((a) => a.nullable).map((a) => a.name));
     this.#transaction = transaction;
   }
 
-  async findMany(query: FindManyQuery): Promise<FindManyResult> {
+  async list(query: ListQuery): Promise<ListResult> {
     return this.#run(async (db) => {
       let select = db.selectFrom(this.#table).select(this.#columns);
       if (query.where.length > 0) select = select.where((eb) => this.#matches(eb, query.where));
       for (const { field, direction } of query.order) {
         const column = this.#column(field);
-        // PostgreSQL puts nulls last ascending; every store puts them first, as memory does.
+        // Every store puts nulls first ascending, as memory does, whatever the database's default.
         select =
-          this.#family === 'postgres' && this.#nullable.has(column)
+          !this.#dialect.nullsSortFirst && this.#nullable.has(column)
             ? select.orderBy(column, (ob) => (direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
             : select.orderBy(column, direction);
       }
@@ -69,19 +82,20 @@ export class SqlCollection implements Store {
     });
   }
 
-  async findOne(id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
+  async find(id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     return this.#run(async (db) => this.#selectOne(db, id, where));
   }
 
   async create(values: Readonly<Partial<StoredRecord>>): Promise<StoredRecord> {
-    const columns = columnValues(values, this.schema, this.#family);
+    const columns = columnValues(values, this.schema, this.#dialect);
     const empty = Object.keys(columns).length === 0;
     return this.#run(async (db) => {
-      if (this.#family !== 'mysql') {
+      if (this.#dialect.supportsReturning) {
         const insert = empty ? db.insertInto(this.#table).defaultValues() : db.insertInto(this.#table).values(columns);
         return toRecord(await insert.returning(this.#columns).executeTakeFirstOrThrow(), this.schema);
       }
-      // MySQL has no RETURNING: read the row back in the same transaction.
+      // No RETURNING (MySQL): read the row back in the same transaction. MySQL has no DEFAULT
+      // VALUES either; a NULL id takes the next AUTO_INCREMENT.
       return this.#atomic(db, async (tx) => {
         const result = await tx
           .insertInto(this.#table)
@@ -97,8 +111,8 @@ export class SqlCollection implements Store {
     changes: Readonly<Partial<StoredRecord>>,
     where: readonly Condition[],
   ): Promise<StoredRecord | undefined> {
-    const columns = columnValues(changes, this.schema, this.#family);
-    if (Object.keys(columns).length === 0) return this.findOne(id, where);
+    const columns = columnValues(changes, this.schema, this.#dialect);
+    if (Object.keys(columns).length === 0) return this.find(id, where);
     return this.#run(async (db) => {
       // One UPDATE of the given columns: concurrent updates of other columns are never lost.
       const update = (on: Db) =>
@@ -106,7 +120,7 @@ export class SqlCollection implements Store {
           .updateTable(this.#table)
           .set(columns)
           .where((eb) => this.#matches(eb, where, id));
-      if (this.#family !== 'mysql') {
+      if (this.#dialect.supportsReturning) {
         const row = await update(db).returning(this.#columns).executeTakeFirst();
         return row && toRecord(row, this.schema);
       }
@@ -133,8 +147,8 @@ export class SqlCollection implements Store {
    * rejects). A nested call reuses the outer transaction behind a savepoint, so that its own
    * failure undoes only its own writes.
    */
-  async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    const wrapped = async (store: Store): Promise<T> => {
+  async transaction<T>(work: (store: Collection) => Promise<T>): Promise<T> {
+    const wrapped = async (store: Collection): Promise<T> => {
       try {
         return await work(store);
       } catch (error) {
@@ -145,14 +159,14 @@ export class SqlCollection implements Store {
       if (this.#transaction) return await this.#savepoint(this.#transaction, wrapped);
       return await this.#db
         .transaction()
-        .execute((tx) => wrapped(new SqlCollection(tx, this.#table, this.schema, this.#family, { savepoints: 0 })));
+        .execute((tx) => wrapped(new SqlCollection(tx, this.#table, this.schema, this.#dialect, { savepoints: 0 })));
     } catch (error) {
       if (error instanceof WorkFailure) throw error.error;
-      throw translateError(error, this.schema);
+      throw this.#translate(error);
     }
   }
 
-  async #savepoint<T>(open: OpenTransaction, work: (store: Store) => Promise<T>): Promise<T> {
+  async #savepoint<T>(open: OpenTransaction, work: (store: Collection) => Promise<T>): Promise<T> {
     const name = sql.id(`resourcery_${++open.savepoints}`);
     await sql`savepoint ${name}`.execute(this.#db);
     try {
@@ -174,8 +188,12 @@ export class SqlCollection implements Store {
     try {
       return await work(this.#db);
     } catch (error) {
-      throw translateError(error, this.schema);
+      throw this.#translate(error);
     }
+  }
+
+  #translate(error: unknown): unknown {
+    return translateDriverError(error, this.schema, [this.#dialect]);
   }
 
   async #selectOne(db: Db, id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
@@ -202,7 +220,7 @@ export class SqlCollection implements Store {
   /** `field IN (values)`, with `null` among the values meaning `field IS NULL`. */
   #condition(eb: Eb, { field, values }: Condition): Expression<SqlBool> {
     const column = this.#column(field);
-    const present = values.filter((value) => value !== null).map((value) => toParameter(value, this.#family));
+    const present = values.filter((value) => value !== null).map((value) => toParameter(value, this.#dialect));
     const parts: Expression<SqlBool>[] = [];
     if (present.length === 1) parts.push(eb(column, '=', present[0]));
     else if (present.length > 1) parts.push(eb(column, 'in', present));

@@ -1,10 +1,10 @@
-import type { CollectionSchema, Store, StoreProvider } from '@resourcery/core';
+import type { Collection, CollectionSchema, Store } from '@resourcery/core/store';
 import type { Kysely } from 'kysely';
-import { detectDialect, familyOf, type SqlDialect } from './dialect.js';
-import { type ConnectionOptions, openDatabase } from './open-database.js';
+import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
+import { openDatabase } from './open-database.js';
 import { SqlCollection } from './sql-collection.js';
-import { ensureTable, serverDialect } from './table-setup.js';
-import { translateError } from './translate-error.js';
+import { ensureTable } from './table-setup.js';
+import { translateDriverError } from './translate-error.js';
 
 /** Options of {@link sqlStore}. */
 export interface SqlStoreOptions extends ConnectionOptions {
@@ -22,14 +22,14 @@ export interface SqlStoreOptions extends ConnectionOptions {
   readonly createTables?: boolean;
 }
 
-/** A {@link StoreProvider} over a SQL database. */
-export interface SqlStoreProvider extends StoreProvider {
+/** A {@link Store} over a SQL database. */
+export interface SqlStoreProvider extends Store {
   /** The database's dialect (`mysql` becomes `mariadb` after `init` when the server is MariaDB). */
   readonly dialect: SqlDialect;
   /** The Kysely instance the stores use, for queries of your own. */
   // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
   readonly db: Kysely<any>;
-  collection(schema: CollectionSchema): Store;
+  collection(schema: CollectionSchema): Collection;
   /** Connects and creates missing tables and their indexes; never alters an existing table. */
   init(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Closes the connections it opened (a Kysely instance passed in is left to its owner). */
@@ -62,31 +62,32 @@ export interface SqlStoreProvider extends StoreProvider {
 export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions = {}): SqlStoreProvider {
   const opened = typeof target === 'string' ? openDatabase(target, options) : undefined;
   const db = opened?.db ?? (target as Kysely<unknown>);
-  let dialect = options.dialect ?? opened?.dialect ?? detectDialect(db);
-  if (!dialect) throw new TypeError('sqlStore: cannot tell the dialect of this Kysely instance; set options.dialect');
-  const family = familyOf(dialect);
+  const detected = options.dialect ? dialectNamed(options.dialect) : (opened?.dialect ?? detectDialect(db));
+  if (!detected) throw new TypeError('sqlStore: cannot tell the dialect of this Kysely instance; set options.dialect');
+  // MySQL and MariaDB share every query: collections made before `init` tells them apart are right.
+  let dialect = detected;
   const tablePrefix = options.tablePrefix ?? '';
   let serverChecked = false;
 
   return {
     get dialect() {
-      return dialect as SqlDialect;
+      return dialect.name;
     },
     db,
     collection(schema) {
-      return new SqlCollection(db, `${tablePrefix}${schema.name}`, schema, family);
+      return new SqlCollection(db, `${tablePrefix}${schema.name}`, schema, dialect);
     },
     async init(schemas) {
       try {
         if (!serverChecked) {
-          dialect = await serverDialect(db, dialect as SqlDialect);
+          dialect = await dialect.serverDialect(db);
           serverChecked = true;
         }
         for (const schema of schemas) {
-          await ensureTable(db, schema, dialect as SqlDialect, { tablePrefix, create: options.createTables !== false });
+          await ensureTable(db, schema, dialect, { tablePrefix, create: options.createTables !== false });
         }
       } catch (error) {
-        throw translateError(error);
+        throw translateDriverError(error, undefined, [dialect]);
       }
     },
     async close() {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bookResource, type HttpSuiteTarget, httpConformanceSuite, serveHttp } from '@resourcery/core/testing';
 import { resourcery } from '@resourcery/express';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
+import { bookResource, type HttpSuiteTarget, httpConformanceSuite, serveHttp } from '@resourcery/testing';
 import express from 'express';
 import { afterAll } from 'vitest';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';

@@ -1,5 +1,5 @@
-import { storeConformanceSuite } from '@resourcery/core/testing';
 import { sqlStore } from '@resourcery/sql';
+import { storeConformanceSuite } from '@resourcery/testing';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
 
 if (serverAvailable('mariadb')) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StoreUnavailable } from '@resourcery/core';
+import { StoreUnavailable } from '@resourcery/core/store';
 import { parseDatabaseUrl, redactUrl, sqlStore } from '@resourcery/sql';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -64,7 +64,7 @@ describe('a SQLite file that cannot be opened', () => {
     };
     const books = store.collection(schema);
     await expect(store.init([schema])).rejects.toBeInstanceOf(StoreUnavailable);
-    await expect(books.findOne(1, [])).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(books.find(1, [])).rejects.toBeInstanceOf(StoreUnavailable);
     await store.close();
     rmSync(folder, { recursive: true, force: true });
   });

@@ -1,4 +1,4 @@
-import type { CollectionSchema } from '@resourcery/core';
+import type { CollectionSchema } from '@resourcery/core/store';
 import { createTableSql, schemaSql } from '@resourcery/sql';
 import { describe, expect, it } from 'vitest';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { storeConformanceSuite } from '@resourcery/core/testing';
 import { sqlStore } from '@resourcery/sql';
+import { storeConformanceSuite } from '@resourcery/testing';
 import { afterAll } from 'vitest';
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-sqlite-'));

@@ -1,5 +1,5 @@
 import { memoryStore, type OpenApiDocument } from '@resourcery/core';
-import { type HttpSuiteTarget, serveHttp } from '@resourcery/core/testing';
+import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { type Exchange, OpenApiChecker } from './openapi-checker.js';

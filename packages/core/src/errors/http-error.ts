@@ -1,21 +1,4 @@
-/** Machine-readable codes carried by every {@link HttpError}; one per kind of problem. */
-export type ProblemCode =
-  | 'bad_request'
-  | 'invalid_query'
-  | 'malformed_body'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'precondition_failed'
-  | 'payload_too_large'
-  | 'uri_too_long'
-  | 'unsupported_media_type'
-  | 'validation_failed'
-  | 'too_many_requests'
-  | 'internal_error'
-  | 'service_unavailable';
+import { type ProblemCode, statusTitle } from '../contract/problems.js';
 
 /** Per-field validation messages: `{ author: ['is required'] }`. */
 export type FieldErrors = Record<string, string[]>;
@@ -30,36 +13,6 @@ export interface HttpErrorOptions {
   errors?: FieldErrors;
   /** The underlying error, kept for server-side logs only; never sent to the client. */
   cause?: unknown;
-}
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
-/**
- * Reason phrase for a status code, used as the problem's `title`.
- *
- * @example
- * ```ts
- * statusTitle(422); // 'Unprocessable Content'
- * ```
- */
-export function statusTitle(status: number): string {
-  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 }
 
 /**

@@ -1,6 +1,8 @@
-import { hash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { HttpError } from '../errors/http-error.js';
-import type { Condition, Scalar } from '../store/store.js';
+import type { Scalar } from '../schema/types.js';
+import type { Condition } from '../store/store.js';
 
 /**
  * The entity tag of a record: a strong tag hashed from its whole stored state (hidden fields
@@ -19,8 +21,14 @@ export function etagOf(record: Readonly<Record<string, unknown>>): string {
     const field = fields[i] as string;
     state += `${i === 0 ? '' : ','}[${quoted(field)},${jsonOf(record[field])}]`;
   }
-  // One-shot `hash` (the same SHA-256 as `createHash`, without a Hash object per call).
-  return `"${hash('sha256', `${state}]`, 'base64url').slice(0, 22)}"`;
+  // SHA-256 in portable JavaScript (no runtime crypto module): its first 22 base64url characters.
+  return `"${base64url(sha256(utf8ToBytes(`${state}]`)).subarray(0, 17)).slice(0, 22)}"`;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /** The last key order seen and its sorted copy: records of one store share their key order. */

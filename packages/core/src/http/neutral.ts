@@ -1,6 +1,11 @@
 /**
- * A request as the core sees it, independent of any web framework. Adapters build one from
- * their native request.
+ * A request as the core sees it, independent of any web framework or runtime. Adapters build
+ * one from their native request.
+ *
+ * @example
+ * ```ts
+ * const request: NeutralRequest = { method: 'GET', path: '/books/7', basePath: '/api', rawQuery: '', headers: {} };
+ * ```
  */
 export interface NeutralRequest {
   /** Upper-case HTTP method. */
@@ -14,10 +19,16 @@ export interface NeutralRequest {
   /** Lower-case header names; repeated headers joined with `, `. */
   headers: Record<string, string | undefined>;
   /**
-   * The unread request body. Node's `IncomingMessage` is one. The core reads it only when an
-   * action needs it, enforcing the content type and size limit as it goes.
+   * The unread request body as byte chunks: a Node `IncomingMessage`, a Web `ReadableStream`,
+   * any async iterable. The core reads it only when an action needs it, enforcing the content
+   * type and size limit as it goes.
    */
   body?: AsyncIterable<Uint8Array | string>;
+  /**
+   * An adapter's faster way to read a whole body whose `Content-Length` is declared and within
+   * the limit (the runtime delivers no more than declared); `body` is used otherwise.
+   */
+  readDeclaredBody?: () => Promise<Uint8Array>;
   /** A body that an earlier middleware already parsed; used when `body` was consumed. */
   parsedBody?: unknown;
   /** The adapter's native request, exposed to hooks as `ctx.request.native`. */
@@ -32,26 +43,16 @@ export interface NeutralResponse {
   body?: string;
 }
 
-/**
- * The headers an adapter writes for a response in one go (`writeHead`): the response's own,
- * plus `Content-Length` from the body when the response has a body and does not set it (so
- * that Node frames it with a length rather than chunked encoding). Changes and answers
- * `response.headers`.
- *
- * @example
- * ```ts
- * const response = await api.handle(request);
- * res.writeHead(response.status, headersToWrite(response));
- * res.end(response.body);
- * ```
- */
-export function headersToWrite(response: NeutralResponse): Record<string, string> {
-  const { headers, body } = response;
-  if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
-    headers['Content-Length'] = String(Buffer.byteLength(body));
+/** Joins byte chunks into one array (no copy for a single chunk). */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.byteLength;
   }
-  return headers;
+  return joined;
 }
-
-/** Handles one neutral request; what {@link createHandler} returns and adapters call. */
-export type RequestHandler = (request: NeutralRequest) => Promise<NeutralResponse>;

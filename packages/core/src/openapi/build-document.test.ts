@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Book } from '@resourcery/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -21,7 +22,6 @@ import {
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { defineResource } from '../resource/define-resource.js';
-import { Book } from '../testing/book-resource.js';
 import { type OpenApiDocument, openApiDocument } from './build-document.js';
 import { STORABLE_STRING } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { compiledResource } from '../resource/define-resource.js';
-import type { Resource } from '../resource/types.js';
+import type { Resource } from '../resource/options.js';
 import { resourcePaths, type SchemaNames } from './operations.js';
 import { problemResponses, problemSchemas } from './problems.js';
 import { type JsonSchema, resourceSchemas } from './schemas.js';

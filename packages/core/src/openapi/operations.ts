@@ -1,4 +1,4 @@
-import type { CompiledResource } from '../resource/define-resource.js';
+import type { CompiledResource } from '../resource/compile.js';
 import { idParameter, ifMatchParameter, ifNoneMatchParameter, indexParameters } from './parameters.js';
 import { type ProblemResponseName, problemRef } from './problems.js';
 import type { JsonSchema } from './schemas.js';

@@ -1,5 +1,5 @@
-import type { CompiledResource } from '../resource/define-resource.js';
-import type { AttributeSchema } from '../store/store.js';
+import type { CompiledResource } from '../resource/compile.js';
+import type { AttributeSchema } from '../schema/types.js';
 import { filterValueSchema, type JsonSchema } from './schemas.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -6,8 +6,8 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../errors/http-error.js';
-import { toProblemResponse } from '../errors/problem.js';
 import { preconditionFailed } from '../http/conditional.js';
+import { toProblemResponse } from '../http/problem.js';
 import type { JsonSchema } from './schemas.js';
 
 /** Media type of every error response (RFC 9457). */

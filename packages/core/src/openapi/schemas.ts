@@ -1,6 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
-import type { CompiledResource } from '../resource/define-resource.js';
-import type { AttributeSchema } from '../store/store.js';
+import type { CompiledResource } from '../resource/compile.js';
+import type { AttributeSchema } from '../schema/types.js';
 
 /**
  * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1).

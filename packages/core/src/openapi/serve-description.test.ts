@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { Book } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiOptions, createApi } from '../http/create-api.js';
+import { type ApiOptions, createApi } from '../api/create-api.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { defineResource } from '../resource/define-resource.js';
 import { memoryStore } from '../store/memory-store.js';
-import { Book } from '../testing/book-resource.js';
 
 const books = defineResource({ name: 'book', model: Book });
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -1,6 +1,6 @@
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
-import type { Resource } from '../resource/types.js';
+import type { Resource } from '../resource/options.js';
 import { type OpenApiOptions, openApiDocument } from './build-document.js';
 import { docsAsset, docsPage, type StaticFile, staticFile } from './docs-page.js';
 

@@ -1,8 +1,5 @@
+import { DEFAULT_LIMITS, type Limits } from '../contract/limits.js';
 import { BadRequestError, HttpError } from '../errors/http-error.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
-
-/** Names that must never be used as attribute names (prototype pollution). */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** One `filter[attr]` (`array: false`) or `filter[attr][]` (`array: true`) parameter. */
 export interface RawFilter {

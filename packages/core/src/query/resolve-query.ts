@@ -1,7 +1,9 @@
+import { FORBIDDEN_NAMES } from '../contract/problems.js';
 import { BadRequestError } from '../errors/http-error.js';
-import type { AttributeSchema, Condition, Order } from '../store/store.js';
-import { convertValue } from './convert.js';
-import { FORBIDDEN_NAMES, type RawIndexQuery } from './parse-query.js';
+import { convertValue } from '../schema/convert.js';
+import type { AttributeSchema } from '../schema/types.js';
+import type { Condition, Order } from '../store/store.js';
+import type { RawIndexQuery } from './parse-query.js';
 
 /** An index query after it was checked against the resource. Hooks may change it. */
 export interface IndexQuery {

@@ -1,28 +1,53 @@
-import type { IndexQuery } from '../query/resolve-query.js';
-import type { Condition, Store } from '../store/store.js';
-import type { ActionContext, ActionName, ContextRequest, RecordOf, Resource } from './types.js';
+import type { ActionName } from '../contract/actions.js';
+import { parseIndexQuery } from '../query/parse-query.js';
+import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
+import type { Collection, Condition } from '../store/store.js';
+import type { CompiledResource } from './compile.js';
+import type { ContextRequest, RecordOf } from './context-types.js';
+import type { Resource } from './options.js';
 
-/** The one implementation of {@link ActionContext}. */
-export class Context implements ActionContext {
-  query: IndexQuery | undefined = undefined;
+type Rec = RecordOf<Record<string, unknown>>;
+
+/**
+ * The one implementation of every action's context; `ActionContext` is the typed view hooks
+ * and steps see (which members exist depends on the action).
+ */
+export class Context {
   input: Partial<Record<string, unknown>> | undefined = undefined;
-  record: RecordOf<Record<string, unknown>> | undefined = undefined;
-  records: RecordOf<Record<string, unknown>>[] | undefined = undefined;
+  record: Rec | undefined = undefined;
+  records: Rec[] | undefined = undefined;
   total: number | undefined = undefined;
   result: unknown = undefined;
   status = 200;
-  scope: Condition[] = [];
+  where: Condition[] = [];
   readonly headers: Record<string, string> = {};
   responded = false;
+  readonly resource: Resource;
+  #query: IndexQuery | undefined;
 
   constructor(
+    readonly compiled: CompiledResource,
     readonly action: ActionName,
-    readonly resource: Resource,
     readonly request: ContextRequest,
-    readonly id: number | undefined,
-    public store: Store,
+    readonly id: number,
+    public collection: Collection,
     public state: Record<string, unknown>,
-  ) {}
+  ) {
+    this.resource = compiled.resource;
+  }
+
+  /** The index query, parsed and checked when first read. */
+  get query(): IndexQuery {
+    this.#query ??= resolveIndexQuery(
+      parseIndexQuery(this.request.rawQuery, this.compiled.limits),
+      this.compiled.query,
+    );
+    return this.#query;
+  }
+
+  set query(query: IndexQuery) {
+    this.#query = query;
+  }
 
   respond(body: unknown, status = 200): void {
     this.result = body;
@@ -31,13 +56,13 @@ export class Context implements ActionContext {
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    const outer = this.store;
-    return outer.transaction(async (store) => {
-      this.store = store;
+    const outer = this.collection;
+    return outer.transaction(async (inner) => {
+      this.collection = inner;
       try {
         return await work();
       } finally {
-        this.store = outer;
+        this.collection = outer;
       }
     });
   }

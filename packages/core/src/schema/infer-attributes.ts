@@ -1,5 +1,5 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { AttributeSchema, AttributeType } from '../store/store.js';
+import type { AttributeSchema, AttributeType } from './types.js';
 
 /** Decorator names (class-validator's metadata `name`) that fix an attribute's type. */
 const TYPE_OF_DECORATOR: Record<string, AttributeType> = {

@@ -1,4 +1,4 @@
-import type { Scalar } from './store.js';
+import type { Scalar } from '../schema/types.js';
 
 /**
  * Compares strings by Unicode code point, as PostgreSQL's `COLLATE "C"`, MySQL's binary

@@ -1,3 +1,4 @@
+import type { Scalar } from '../schema/types.js';
 import { compareScalars } from './compare.js';
 import type { Condition, Order, StoredRecord } from './store.js';
 
@@ -84,4 +85,62 @@ export function topK(
     }
   }
   return { best: heap.sort(compare), matched };
+}
+
+/** A hash index of one attribute: value → the records holding it. */
+export type ValueIndex = Map<Scalar, Set<StoredRecord>>;
+
+/**
+ * The records that can match `where`, from the most selective condition on `id` or on an
+ * indexed attribute; `undefined` when no condition narrows the collection.
+ */
+export function candidates(
+  records: ReadonlyMap<number, StoredRecord>,
+  indexes: ReadonlyMap<string, ValueIndex>,
+  where: readonly Condition[],
+): { records: StoredRecord[]; by: Condition } | undefined {
+  let best: { field: string; values: readonly Scalar[]; size: number; by: Condition } | undefined;
+  for (const condition of where) {
+    const { field, values } = condition;
+    let size: number;
+    if (field === 'id') size = values.length;
+    else {
+      const index = indexes.get(field);
+      if (!index) continue;
+      size = 0;
+      for (const value of values) size += index.get(value)?.size ?? 0;
+    }
+    if (!best || size < best.size) best = { field, values, size, by: condition };
+  }
+  if (!best) return undefined;
+  const found: StoredRecord[] = [];
+  const seen = new Set<number>();
+  if (best.field === 'id') {
+    for (const value of best.values) {
+      const record = typeof value === 'number' && !seen.has(value) ? records.get(value) : undefined;
+      if (record) {
+        seen.add(record.id);
+        found.push(record);
+      }
+    }
+    return { records: found, by: best.by };
+  }
+  const index = indexes.get(best.field) as Map<Scalar, Set<StoredRecord>>;
+  for (const value of new Set(best.values)) {
+    for (const record of index.get(value) ?? []) found.push(record);
+  }
+  return { records: found, by: best.by };
+}
+
+export function addToIndex(index: ValueIndex, value: Scalar, record: StoredRecord): void {
+  const records = index.get(value);
+  if (records) records.add(record);
+  else index.set(value, new Set([record]));
+}
+
+export function dropFromIndex(index: ValueIndex, value: Scalar, record: StoredRecord): void {
+  const records = index.get(value);
+  if (!records) return;
+  records.delete(record);
+  if (records.size === 0) index.delete(value);
 }

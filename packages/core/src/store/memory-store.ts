@@ -1,14 +1,15 @@
-import { comparator, type Matcher, matcher, topK } from './memory-query.js';
-import type {
-  CollectionSchema,
-  Condition,
-  FindManyQuery,
-  FindManyResult,
-  Scalar,
-  Store,
-  StoredRecord,
-  StoreProvider,
-} from './store.js';
+import type { CollectionSchema, Scalar } from '../schema/types.js';
+import {
+  addToIndex,
+  candidates,
+  comparator,
+  dropFromIndex,
+  type Matcher,
+  matcher,
+  topK,
+  type ValueIndex,
+} from './memory-query.js';
+import type { Collection, Condition, ListQuery, ListResult, Store, StoredRecord } from './store.js';
 
 /**
  * The reference store: records live in the process's memory and vanish when it stops.
@@ -24,7 +25,7 @@ import type {
  * app.use('/api', resourcery({ resources: [books], store: memoryStore() }));
  * ```
  */
-export function memoryStore(): StoreProvider {
+export function memoryStore(): Store {
   const collections = new Map<string, MemoryCollection>();
   return {
     collection(schema) {
@@ -40,14 +41,14 @@ export function memoryStore(): StoreProvider {
 
 type Undo = () => void;
 
-class MemoryCollection implements Store {
+class MemoryCollection implements Collection {
   readonly schema: CollectionSchema;
   private readonly records = new Map<number, StoredRecord>();
   /** Every live id in ascending order, plus holes (ids deleted since the last compaction). */
   private ids: number[] = [];
   private holes = 0;
   /** `field → value → records` for every indexed attribute. */
-  private readonly indexes = new Map<string, Map<Scalar, Set<StoredRecord>>>();
+  private readonly indexes = new Map<string, ValueIndex>();
   private lastId = 0;
 
   constructor(schema: CollectionSchema) {
@@ -55,20 +56,20 @@ class MemoryCollection implements Store {
     for (const field of schema.indexed) if (field !== 'id') this.indexes.set(field, new Map());
   }
 
-  async findMany(query: FindManyQuery): Promise<FindManyResult> {
+  async list(query: ListQuery): Promise<ListResult> {
     const { where, order, offset, limit } = query;
     const first = order[0];
-    const narrowed = this.candidates(where);
-    const candidates = narrowed?.records;
+    const narrowed = candidates(this.records, this.indexes, where);
+    const narrowedTo = narrowed?.records;
     // The condition that chose the candidates holds for all of them: only the others are tested.
     const match = matcher(narrowed ? where.filter((condition) => condition !== narrowed.by) : where);
     let records: StoredRecord[];
     let total: number | undefined;
-    if (candidates === undefined && first?.field === 'id') {
+    if (narrowedTo === undefined && first?.field === 'id') {
       // Id order over the whole collection: walk the ids and stop once the page is full.
       ({ records, total } = this.walkIds(first.direction, match, offset, limit, query.count, where.length === 0));
     } else {
-      const source = candidates ?? this.records.values();
+      const source = narrowedTo ?? this.records.values();
       const { best, matched } = topK(source, match, comparator(order), offset + limit);
       records = best.slice(offset);
       total = query.count ? matched : undefined;
@@ -76,7 +77,7 @@ class MemoryCollection implements Store {
     return { records: records.map(copy), total };
   }
 
-  async findOne(id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
+  async find(id: number, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
     return record && matcher(where)(record) ? copy(record) : undefined;
   }
@@ -129,16 +130,16 @@ class MemoryCollection implements Store {
    * Memory transactions keep an undo log of their own writes and revert them when `work`
    * rejects. They are not isolated from concurrent requests (memory has no locks).
    */
-  transaction<T>(work: (store: Store) => Promise<T>, parentLog?: Undo[]): Promise<T> {
+  transaction<T>(work: (store: Collection) => Promise<T>, parentLog?: Undo[]): Promise<T> {
     return this.runInTransaction(work, parentLog);
   }
 
-  private async runInTransaction<T>(work: (store: Store) => Promise<T>, parentLog?: Undo[]): Promise<T> {
+  private async runInTransaction<T>(work: (store: Collection) => Promise<T>, parentLog?: Undo[]): Promise<T> {
     const log: Undo[] = [];
-    const view: Store = {
+    const view: Collection = {
       schema: this.schema,
-      findMany: (query) => this.findMany(query),
-      findOne: (id, where) => this.findOne(id, where),
+      list: (query) => this.list(query),
+      find: (id, where) => this.find(id, where),
       create: (values) => this.create(values, log),
       update: (id, changes, where) => this.update(id, changes, where, log),
       destroy: (id, where) => this.destroy(id, where, log),
@@ -152,44 +153,6 @@ class MemoryCollection implements Store {
       for (const undo of log.reverse()) undo();
       throw error;
     }
-  }
-
-  /**
-   * The records that can match `where`, from the most selective condition on `id` or on an
-   * indexed attribute; `undefined` when no condition narrows the collection.
-   */
-  private candidates(where: readonly Condition[]): { records: StoredRecord[]; by: Condition } | undefined {
-    let best: { field: string; values: readonly Scalar[]; size: number; by: Condition } | undefined;
-    for (const condition of where) {
-      const { field, values } = condition;
-      let size: number;
-      if (field === 'id') size = values.length;
-      else {
-        const index = this.indexes.get(field);
-        if (!index) continue;
-        size = 0;
-        for (const value of values) size += index.get(value)?.size ?? 0;
-      }
-      if (!best || size < best.size) best = { field, values, size, by: condition };
-    }
-    if (!best) return undefined;
-    const found: StoredRecord[] = [];
-    const seen = new Set<number>();
-    if (best.field === 'id') {
-      for (const value of best.values) {
-        const record = typeof value === 'number' && !seen.has(value) ? this.records.get(value) : undefined;
-        if (record) {
-          seen.add(record.id);
-          found.push(record);
-        }
-      }
-      return { records: found, by: best.by };
-    }
-    const index = this.indexes.get(best.field) as Map<Scalar, Set<StoredRecord>>;
-    for (const value of new Set(best.values)) {
-      for (const record of index.get(value) ?? []) found.push(record);
-    }
-    return { records: found, by: best.by };
   }
 
   /** A page in id order over the whole collection, stopping early when the total is not needed. */
@@ -233,14 +196,14 @@ class MemoryCollection implements Store {
       if (ids[low] === id) this.holes--;
       else ids.splice(low, 0, id);
     }
-    for (const [field, index] of this.indexes) add(index, record[field] ?? null, record);
+    for (const [field, index] of this.indexes) addToIndex(index, record[field] ?? null, record);
   }
 
   private remove(record: StoredRecord): void {
     const id = record.id;
     if (this.records.get(id) !== record) return;
     this.records.delete(id);
-    for (const [field, index] of this.indexes) drop(index, record[field] ?? null, record);
+    for (const [field, index] of this.indexes) dropFromIndex(index, record[field] ?? null, record);
     this.holes++;
     if (this.holes > 64 && this.holes > this.ids.length / 2) {
       this.ids = this.ids.filter((live) => this.records.has(live));
@@ -253,25 +216,12 @@ class MemoryCollection implements Store {
     if (index) {
       const old = record[field] ?? null;
       if (old !== value) {
-        drop(index, old, record);
-        add(index, value, record);
+        dropFromIndex(index, old, record);
+        addToIndex(index, value, record);
       }
     }
     record[field] = value;
   }
-}
-
-function add(index: Map<Scalar, Set<StoredRecord>>, value: Scalar, record: StoredRecord): void {
-  const records = index.get(value);
-  if (records) records.add(record);
-  else index.set(value, new Set([record]));
-}
-
-function drop(index: Map<Scalar, Set<StoredRecord>>, value: Scalar, record: StoredRecord): void {
-  const records = index.get(value);
-  if (!records) return;
-  records.delete(record);
-  if (records.size === 0) index.delete(value);
 }
 
 function copy(record: StoredRecord): StoredRecord {

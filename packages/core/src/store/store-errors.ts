@@ -1,4 +1,16 @@
-import { ConflictError, HttpError, ServiceUnavailableError, ValidationError } from '../errors/http-error.js';
+/**
+ * The base of the errors a store throws. Store errors know nothing of HTTP: the API maps them
+ * to problems at its edge (503 for {@link StoreUnavailable}, 422 or 409 for
+ * {@link ConstraintViolation}).
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof StoreError) throw error; throw translate(error); }
+ * ```
+ */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
 
 /**
  * Thrown by a store when its database cannot be reached (refused connection, timeout, server
@@ -9,34 +21,33 @@ import { ConflictError, HttpError, ServiceUnavailableError, ValidationError } fr
  * catch (error) { if (isConnectionError(error)) throw new StoreUnavailable(error); throw error; }
  * ```
  */
-export class StoreUnavailable extends Error {
+export class StoreUnavailable extends StoreError {
+  override name = 'StoreUnavailable';
   constructor(cause: unknown) {
     super('The data store is unavailable', { cause });
-    this.name = 'StoreUnavailable';
-  }
-
-  toHttpError(): HttpError {
-    return new ServiceUnavailableError(undefined, this.cause);
   }
 }
 
+/** The kinds of constraint a write can break. */
+export type ConstraintKind = 'unique' | 'not_null' | 'check' | 'foreign_key' | 'other';
+
 /**
  * Thrown by a store when a write breaks a database constraint. `field` names the offending
- * attribute when known: the API answers 422 for it, else 409. The driver's message stays in
- * the server log.
+ * attribute when known: the API answers 422 for it, else 409. The driver's error stays the
+ * `cause`, for the server log only.
  *
  * @example
  * ```ts
  * throw new ConstraintViolation('unique', 'name', error);
  * ```
  */
-export class ConstraintViolation extends HttpError {
-  constructor(kind: 'unique' | 'not_null' | 'check' | 'foreign_key' | 'other', field?: string, cause?: unknown) {
-    const message = kind === 'unique' ? 'is already taken' : kind === 'not_null' ? 'is required' : 'is not accepted';
-    const inner = field
-      ? new ValidationError({ [field]: [message] })
-      : new ConflictError(`The change breaks a ${kind.replace('_', ' ')} constraint`);
-    super(inner.status, inner.code, { detail: inner.detail, errors: inner.errors, cause });
-    this.name = 'ConstraintViolation';
+export class ConstraintViolation extends StoreError {
+  override name = 'ConstraintViolation';
+  constructor(
+    readonly kind: ConstraintKind,
+    readonly field?: string,
+    cause?: unknown,
+  ) {
+    super(`The change breaks a ${kind.replace('_', ' ')} constraint${field ? ` on ${field}` : ''}`, { cause });
   }
 }

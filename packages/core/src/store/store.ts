@@ -1,31 +1,7 @@
-/** Value types an attribute can hold. */
-export type AttributeType = 'integer' | 'number' | 'string' | 'boolean';
-
-/** A stored value. `null` stands for "no value" in every store. */
-export type Scalar = string | number | boolean | null;
+import type { CollectionSchema, Scalar } from '../schema/types.js';
 
 /** A stored record: `id` plus the resource's attributes. */
 export type StoredRecord = { id: number } & Record<string, Scalar>;
-
-/** One attribute of a collection, as stores see it. */
-export interface AttributeSchema {
-  readonly name: string;
-  readonly type: AttributeType;
-  /** Whether the attribute may be `null` (absent on create). */
-  readonly nullable: boolean;
-  /** Maximum string length, when the model declares one (stores may size columns by it). */
-  readonly maxLength?: number;
-}
-
-/** What a store knows about one resource's records. */
-export interface CollectionSchema {
-  /** Table / collection name, e.g. `books`. */
-  readonly name: string;
-  /** Every attribute, `id` first. */
-  readonly attributes: readonly AttributeSchema[];
-  /** Attributes that are filtered or sorted on (stores may index them). */
-  readonly indexed: readonly string[];
-}
 
 /** `field IN (values)`; one value is plain equality. Conditions of a query are ANDed. */
 export interface Condition {
@@ -40,7 +16,7 @@ export interface Order {
 }
 
 /** A list query, already validated and converted to attribute types by the core. */
-export interface FindManyQuery {
+export interface ListQuery {
   readonly where: readonly Condition[];
   /** Complete order; the core always ends it with `id` so that pages are stable. */
   readonly order: readonly Order[];
@@ -50,37 +26,37 @@ export interface FindManyQuery {
   readonly count: boolean;
 }
 
-/** What {@link Store.findMany} answers. */
-export interface FindManyResult<R = StoredRecord> {
+/** What {@link Collection.list} answers. */
+export interface ListResult<R = StoredRecord> {
   readonly records: R[];
   /** Number of records matching `where` (ignoring limit/offset), when `count` was asked. */
   readonly total?: number;
 }
 
 /**
- * Storage for the records of one resource. The core validates and converts everything before
- * calling a store, so a store only stores: every method receives attribute names that exist and
+ * The records of one resource in a {@link Store} (a table, for the SQL stores). The core
+ * validates and converts everything before calling a collection, so it only stores: every method receives attribute names that exist and
  * values of the right type. `where` conditions passed to the single-record methods carry the
  * resource's scope (e.g. "owned by the current user"): a record outside it is "not found".
  *
- * Implementations must satisfy the shared store suite (`@resourcery/core/testing`):
+ * Implementations must satisfy the shared store suite (`@resourcery/testing`):
  * ids start at 1, increase and are never reused; strings compare by code point and
  * case-sensitively; `null` sorts before every value in ascending order; `update` writes only
  * the fields it is given.
  *
  * @example
  * ```ts
- * const store = memoryStore().collection(schema);
- * const book = await store.create({ name: 'Dune', author: 'Herbert' });
- * await store.update(book.id, { name: 'Dune Messiah' }, []);
+ * const books = memoryStore().collection(schema);
+ * const book = await books.create({ name: 'Dune', author: 'Herbert' });
+ * await books.update(book.id, { name: 'Dune Messiah' }, []);
  * ```
  */
-export interface Store<R extends StoredRecord = StoredRecord> {
+export interface Collection<R extends StoredRecord = StoredRecord> {
   readonly schema: CollectionSchema;
-  /** Lists records; filtering, ordering, paging and counting happen in the store. */
-  findMany(query: FindManyQuery): Promise<FindManyResult<R>>;
-  /** The record with this id that also matches `where`, or `undefined`. */
-  findOne(id: number, where: readonly Condition[]): Promise<R | undefined>;
+  /** Lists records; filtering, ordering, paging and counting happen in the store (index). */
+  list(query: ListQuery): Promise<ListResult<R>>;
+  /** The record with this id that also matches `where`, or `undefined` (show, update, destroy). */
+  find(id: number, where: readonly Condition[]): Promise<R | undefined>;
   /** Stores a new record; the store assigns the id. Answers the stored record. */
   create(values: Readonly<Partial<R>>): Promise<R>;
   /**
@@ -92,25 +68,26 @@ export interface Store<R extends StoredRecord = StoredRecord> {
   /** Deletes the record if it matches `where`; answers whether a record was deleted. */
   destroy(id: number, where: readonly Condition[]): Promise<boolean>;
   /**
-   * Runs `work` in a transaction: everything done through the store it receives is committed
-   * together when `work` resolves and undone when it rejects.
+   * Runs `work` in a transaction: everything done through the collection it receives is
+   * committed together when `work` resolves and undone when it rejects.
    */
-  transaction<T>(work: (store: Store<R>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
 }
 
 /**
- * A database (or the memory) that holds the collections of several resources.
+ * Where records live: a database (or the memory) holding one {@link Collection} per resource.
+ * `memoryStore()` and `sqlStore(url)` make one; the API prepares and closes it.
  *
  * @example
  * ```ts
- * const db: StoreProvider = memoryStore();
+ * const db: Store = memoryStore();
  * const books = db.collection(booksSchema);
  * ```
  */
-export interface StoreProvider {
-  /** The store for one resource's records; called once per resource when the handler is built. */
-  collection(schema: CollectionSchema): Store;
-  /** Prepares the provider (connects, creates tables...); called once before serving. */
+export interface Store {
+  /** The collection of one resource's records; called once per resource when the API is built. */
+  collection(schema: CollectionSchema): Collection;
+  /** Prepares the store (connects, creates tables...); called before serving, again after a failure. */
   init?(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Releases connections. */
   close?(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { CollectionSchema } from '@resourcery/core';
+import type { CollectionSchema } from '@resourcery/core/store';
 import { redactUrl, type SqlStoreOptions, type SqlStoreProvider, sqlStore } from '@resourcery/sql';
 import { sql } from 'kysely';
 import { inject, it } from 'vitest';

@@ -1,0 +1,21 @@
+// `@resourcery/core/adapter`: what adapters (Express, node:http, Fetch) and tools built on the
+// core (OpenAPI, clients, test helpers) use.
+export { type Api, type ApiOptions, createApi } from './api/create-api.js';
+export { ACTIONS, type ActionName, type ActionSpec, type ActionTarget } from './contract/actions.js';
+export { DEFAULT_LIMITS, type Limits } from './contract/limits.js';
+export { PROBLEM_STATUS, type ProblemCode, statusTitle } from './contract/problems.js';
+export { HttpError, type HttpErrorOptions } from './errors/http-error.js';
+export type { NeutralRequest, NeutralResponse } from './http/neutral.js';
+export { type ErrorLogger, type Problem, toProblemResponse } from './http/problem.js';
+export type { CompiledResource } from './resource/compile.js';
+export type {
+  ContextRequest,
+  CreateContext,
+  DestroyContext,
+  MemberContext,
+  ShowContext,
+  UpdateContext,
+} from './resource/context-types.js';
+export { createContext } from './resource/create-context.js';
+export { compiledResource } from './resource/define-resource.js';
+export type { ModelClass } from './schema/infer-attributes.js';

@@ -1,0 +1,151 @@
+import type { ActionName } from '../contract/actions.js';
+import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
+import type { ErrorLogger } from '../http/problem.js';
+import { type DescriptionOptions, describeApi } from '../openapi/serve-description.js';
+import { type CompiledResource, type HooksByAction, hooksByAction } from '../resource/compile.js';
+import { Context } from '../resource/context.js';
+import { compiledResource } from '../resource/define-resource.js';
+import { runAction } from '../resource/lifecycle.js';
+import type { Hooks, Resource } from '../resource/options.js';
+import type { Collection, Store } from '../store/store.js';
+import { Readiness } from './readiness.js';
+import { allowHeaders, type Routable, route } from './route.js';
+import { problemFor } from './to-problem.js';
+
+/**
+ * Options of {@link createApi} (and so of every adapter); `openapi` and `docs` serve
+ * `<base>/openapi.json` and `<base>/docs`.
+ */
+export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOptions {
+  /** The resources to serve; each under its own path segment. */
+  // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state are accepted
+  resources: readonly Resource<any, any>[];
+  /** Where records live, for resources that do not name their own store. */
+  store: Store;
+  /** Builds the per-request `ctx.state` (e.g. from the user an auth middleware found). */
+  state?: (request: NeutralRequest) => S | Promise<S>;
+  /**
+   * Hooks for every resource, declared once (authentication, auditing, error mapping). API
+   * `before` and `around` hooks run before (outside) the resource's own; `after` and `error`
+   * hooks after them.
+   */
+  hooks?: Hooks<unknown, S>;
+  /** Receives unexpected errors (500), store outages (503) and store constraint violations (409/422) with their cause. Default: `console.error`. */
+  logError?: ErrorLogger;
+}
+
+/** A set of mounted resources answering neutral requests. */
+export interface Api {
+  /** Answers one request; never throws. */
+  handle(request: NeutralRequest): Promise<NeutralResponse>;
+  /** Prepares the stores (tables, connections); called by the first request if not before. */
+  ready(): Promise<void>;
+  /** Closes the stores. */
+  close(): Promise<void>;
+}
+
+interface Mounted extends Routable {
+  readonly compiled: CompiledResource;
+  readonly collection: Collection;
+  /** The API's hooks and the resource's, merged in the order they run. */
+  readonly hooks: HooksByAction;
+  readonly readiness: Readiness;
+}
+
+function mergeHooks(api: HooksByAction, own: HooksByAction): HooksByAction {
+  const merged = { before: {}, after: {}, around: {} } as Record<
+    'before' | 'after' | 'around',
+    Record<ActionName, never[]>
+  >;
+  for (const action of Object.keys(own.before) as ActionName[]) {
+    merged.before[action] = [...api.before[action], ...own.before[action]] as never[];
+    merged.around[action] = [...api.around[action], ...own.around[action]] as never[];
+    merged.after[action] = [...own.after[action], ...api.after[action]] as never[];
+  }
+  return { ...(merged as unknown as Omit<HooksByAction, 'error'>), error: [...own.error, ...api.error] };
+}
+
+/**
+ * Builds the framework-neutral handler of a set of resources. Adapters (Express, `node:http`)
+ * call `handle` with a {@link NeutralRequest} and copy the response back.
+ *
+ * @example
+ * ```ts
+ * const api = createApi({ resources: [books], store: memoryStore() });
+ * const response = await api.handle({ method: 'GET', path: '/books', basePath: '/api', rawQuery: '', headers: {} });
+ * ```
+ */
+export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): Api {
+  const logError: ErrorLogger =
+    options.logError ?? ((error, { method, path }) => console.error(`[resourcery] ${method} ${path} failed:`, error));
+  const apiHooks = hooksByAction(options.hooks as Hooks | undefined);
+  const mounted = new Map<string, Mounted>();
+  // Each store is prepared on its own: one that is down answers 503 for its resources only.
+  const readiness = new Map<Store, Readiness>();
+  const describe = describeApi(options.resources, options);
+  for (const resource of options.resources) {
+    const compiled = compiledResource(resource);
+    if (mounted.has(resource.path)) throw new TypeError(`createApi: two resources use the path "${resource.path}"`);
+    const store = resource.options.store ?? options.store;
+    let entry = readiness.get(store);
+    if (!entry) {
+      entry = new Readiness(store);
+      readiness.set(store, entry);
+    }
+    entry.schemas.push(compiled.schema);
+    mounted.set(resource.path, {
+      name: resource.name,
+      enabled: compiled.enabled,
+      allow: allowHeaders(compiled.enabled),
+      compiled,
+      collection: store.collection(compiled.schema),
+      hooks: mergeHooks(apiHooks, compiled.hooks),
+      readiness: entry,
+    });
+  }
+
+  async function answer(request: NeutralRequest): Promise<NeutralResponse> {
+    const described = describe(request);
+    if (described) return described;
+    const routed = route(request, mounted);
+    const { target } = routed;
+    if (routed.options !== undefined) return { status: 204, headers: { Allow: routed.options } };
+    if (!target.readiness.done) await target.readiness.ready();
+    const state = (options.state ? ((await options.state(request)) ?? {}) : {}) as Record<string, unknown>;
+    const contextRequest = {
+      method: request.method,
+      path: request.path,
+      basePath: request.basePath,
+      rawQuery: request.rawQuery,
+      headers: request.headers,
+      native: request.native,
+    };
+    const ctx = new Context(target.compiled, routed.action, contextRequest, routed.id, target.collection, state);
+    await runAction(ctx, target.hooks, request);
+    // The context is done with: its headers become the response's.
+    const headers = ctx.headers;
+    if (ctx.result === undefined) return { status: ctx.status, headers };
+    if (headers['Content-Type'] === undefined && headers['content-type'] === undefined) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+    }
+    return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
+  }
+
+  return {
+    handle(request) {
+      return answer(request).then(withNosniff, (error) => withNosniff(problemFor(error, logError, request)));
+    },
+    async ready() {
+      await Promise.all([...readiness.values()].map((entry) => entry.ready()));
+    },
+    async close() {
+      await Promise.all([...readiness.keys()].map((store) => store.close?.()));
+    },
+  };
+}
+
+/** Browsers must not guess another type than the one declared. */
+function withNosniff(response: NeutralResponse): NeutralResponse {
+  response.headers['X-Content-Type-Options'] = 'nosniff';
+  return response;
+}

@@ -1,0 +1,49 @@
+import { type ActionName, type ActionTarget, actionFor, allowedMethods } from '../contract/actions.js';
+import { HttpError, NotFoundError } from '../errors/http-error.js';
+import type { NeutralRequest } from '../http/neutral.js';
+import { parseId } from '../schema/convert.js';
+
+const ROUTE = /^\/([^/]+)(?:\/([^/]*))?\/?$/;
+
+/** What a resource's routes need to know of it. */
+export interface Routable {
+  readonly name: string;
+  readonly enabled: ReadonlySet<ActionName>;
+  /** The `Allow` header of each target, built once from the action table. */
+  readonly allow: Readonly<Record<ActionTarget, string>>;
+}
+
+/** The `Allow` headers of a resource serving `enabled` actions. */
+export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTarget, string> {
+  return { collection: allowedMethods(enabled, 'collection'), member: allowedMethods(enabled, 'member') };
+}
+
+/** A request routed to one resource: the action (or `OPTIONS`) and, for a member, its id. */
+export type Route<T> =
+  | { readonly target: T; readonly options: string }
+  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: number };
+
+/**
+ * Routes a request by the action table: `/<path>` and `/<path>/<id>`. Throws 404 for an
+ * unknown path or an id that cannot exist, 405 (with `Allow`) for a method not served there.
+ */
+export function route<T extends Routable>(request: NeutralRequest, targets: ReadonlyMap<string, T>): Route<T> {
+  const match = ROUTE.exec(request.path);
+  const target = match ? targets.get(match[1] as string) : undefined;
+  if (!match || !target) throw new NotFoundError(`No resource at ${request.basePath}${request.path}`);
+  const rawId = match[2];
+  const where: ActionTarget = rawId === undefined ? 'collection' : 'member';
+  const allow = target.allow[where];
+  if (request.method === 'OPTIONS') return { target, options: allow };
+  const action = actionFor(request.method, where);
+  if (!action || !target.enabled.has(action)) {
+    throw new HttpError(405, 'method_not_allowed', {
+      detail: `${request.method} is not allowed on ${request.basePath}${request.path}; allowed: ${allow}`,
+      headers: { Allow: allow },
+    });
+  }
+  if (rawId === undefined) return { target, action, id: 0 };
+  const id = parseId(rawId);
+  if (id === undefined) throw new NotFoundError(`${target.name} ${rawId.slice(0, 100)} does not exist`);
+  return { target, action, id };
+}

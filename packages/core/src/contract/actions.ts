@@ -1,0 +1,60 @@
+/** The five actions of a resource. */
+export type ActionName = 'create' | 'update' | 'destroy' | 'show' | 'index';
+
+/** Where an action is served: the collection (`/books`) or one member (`/books/:id`). */
+export type ActionTarget = 'collection' | 'member';
+
+/** One row of the contract's action table. */
+export interface ActionSpec {
+  readonly name: ActionName;
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly target: ActionTarget;
+  /** The status of a successful answer. */
+  readonly status: 200 | 204;
+}
+
+/**
+ * The action table of the contract (CONTRACT part 1): the one source of routing, the `Allow`
+ * header, the OpenAPI operations and the client's methods.
+ *
+ * @example
+ * ```ts
+ * ACTIONS.find((action) => action.name === 'destroy'); // { method: 'DELETE', target: 'member', status: 204, ... }
+ * ```
+ */
+export const ACTIONS: readonly ActionSpec[] = Object.freeze([
+  { name: 'create', method: 'POST', target: 'collection', status: 200 },
+  { name: 'update', method: 'PATCH', target: 'member', status: 200 },
+  { name: 'destroy', method: 'DELETE', target: 'member', status: 204 },
+  { name: 'show', method: 'GET', target: 'member', status: 200 },
+  { name: 'index', method: 'GET', target: 'collection', status: 200 },
+] as const);
+
+/** The action names, in the table's order. */
+export const ACTION_NAMES: readonly ActionName[] = ACTIONS.map((spec) => spec.name);
+
+/** The action a method asks for on a target (`HEAD` is `GET` without a body), if any. */
+export function actionFor(method: string, target: ActionTarget): ActionName | undefined {
+  const verb = method === 'HEAD' ? 'GET' : method;
+  return ACTIONS.find((spec) => spec.method === verb && spec.target === target)?.name;
+}
+
+/**
+ * The `Allow` header of a target when only `enabled` actions are served: their methods in the
+ * table's order, `HEAD` after `GET`, and always `OPTIONS`.
+ */
+export function allowedMethods(enabled: ReadonlySet<ActionName>, target: ActionTarget): string {
+  const methods: string[] = [];
+  for (const spec of ACTIONS) {
+    if (spec.target !== target || !enabled.has(spec.name)) continue;
+    methods.push(spec.method);
+    if (spec.method === 'GET') methods.push('HEAD');
+  }
+  // GET first, as clients read it: GET, HEAD, then writes.
+  methods.sort((a, b) => rank(a) - rank(b));
+  return [...methods, 'OPTIONS'].join(', ');
+}
+
+function rank(method: string): number {
+  return ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].indexOf(method);
+}

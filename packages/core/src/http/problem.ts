@@ -1,0 +1,58 @@
+import { statusTitle } from '../contract/problems.js';
+import { type FieldErrors, HttpError } from '../errors/http-error.js';
+import type { NeutralResponse } from './neutral.js';
+
+/** An RFC 9457 problem details object, as sent to clients. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  /** Machine-readable code (extension member); stable across releases. */
+  code: string;
+  /** Per-field validation messages (extension member, 422 only). */
+  errors?: FieldErrors;
+}
+
+/** Receives errors that become a 500 (or a 503), so that the server can log them. */
+export type ErrorLogger = (error: unknown, context: { method: string; path: string }) => void;
+
+/**
+ * Turns anything thrown while handling a request into an `application/problem+json` response.
+ * An {@link HttpError} keeps its status, detail and field errors; anything else becomes a generic
+ * 500 whose details go to `log` only, never to the client.
+ *
+ * @example
+ * ```ts
+ * const response = toProblemResponse(new NotFoundError());
+ * // { status: 404, headers: { 'Content-Type': 'application/problem+json' }, body: '{"type":...}' }
+ * ```
+ */
+export function toProblemResponse(
+  error: unknown,
+  log?: ErrorLogger,
+  request: { method: string; path: string } = { method: '?', path: '?' },
+): NeutralResponse {
+  const known =
+    error instanceof HttpError
+      ? error
+      : new HttpError(500, 'internal_error', {
+          detail: 'An unexpected error occurred; it has been logged',
+        });
+  // Server errors, and client errors caused by something underneath (a constraint the database
+  // enforced), go to the log; the client only ever sees the problem.
+  if (known.status >= 500 || (error instanceof Error && error.cause !== undefined)) log?.(error, request);
+  const problem: Problem = {
+    type: 'about:blank',
+    title: statusTitle(known.status),
+    status: known.status,
+    detail: known.detail,
+    code: known.code,
+  };
+  if (known.errors) problem.errors = known.errors;
+  return {
+    status: known.status,
+    headers: { ...known.headers, 'Content-Type': 'application/problem+json' },
+    body: JSON.stringify(problem),
+  };
+}

@@ -1,0 +1,131 @@
+import { ACTION_NAMES, type ActionName } from '../contract/actions.js';
+import { DEFAULT_LIMITS, type Limits } from '../contract/limits.js';
+import { parseIndexQuery } from '../query/parse-query.js';
+import type { QueryRules } from '../query/resolve-query.js';
+import { inferAttributes } from '../schema/infer-attributes.js';
+import type { AttributeSchema, AttributeType, CollectionSchema } from '../schema/types.js';
+import type { InputRules } from './input/validate-input.js';
+import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Resource, ResourceOptions } from './options.js';
+import { composeSteps, type RunSteps } from './steps.js';
+
+/** Hooks of every kind, flattened into one list per action (`all` first). */
+export interface HooksByAction {
+  readonly before: Readonly<Record<ActionName, readonly Hook[]>>;
+  readonly after: Readonly<Record<ActionName, readonly Hook[]>>;
+  readonly around: Readonly<Record<ActionName, readonly AroundHook[]>>;
+  readonly error: readonly ErrorHook[];
+}
+
+/** The resource's declaration compiled into what the request handling uses. */
+export interface CompiledResource {
+  readonly resource: Resource;
+  readonly schema: CollectionSchema;
+  readonly attributes: ReadonlyMap<string, AttributeSchema>;
+  readonly query: QueryRules;
+  readonly create: InputRules;
+  readonly update: InputRules;
+  readonly shown: readonly string[];
+  readonly bodyLimit: number;
+  readonly limits: Limits;
+  readonly enabled: ReadonlySet<ActionName>;
+  readonly steps: RunSteps;
+  readonly hooks: HooksByAction;
+}
+
+type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknown>>;
+
+/** Checks a resource's declaration against its model and compiles it; throws on a mistake. */
+export function compile(resource: Resource): CompiledResource {
+  const options = resource.options as AnyOptions;
+  const list = inferAttributes(options.model, options.types as Record<string, AttributeType> | undefined);
+  const attributes = new Map(list.map((attribute) => [attribute.name, attribute]));
+  const all = list.map((attribute) => attribute.name);
+  const fields = options.fields ?? {};
+  const pick = (rule: string, names: readonly string[] | undefined, fallback: readonly string[]): string[] => {
+    for (const name of names ?? []) {
+      if (!attributes.has(name)) {
+        throw new TypeError(
+          `defineResource(${resource.name}): fields.${rule} names "${name}", which is not a field of ${options.model.name}`,
+        );
+      }
+    }
+    return [...(names ?? fallback)];
+  };
+  const readOnly = new Set(['id', ...pick('readOnly', fields.readOnly, [])]);
+  const writable = all.filter((name) => !readOnly.has(name));
+  const filterable = pick('filter', fields.filter, all);
+  const sortable = pick('sort', fields.sort, all);
+  const shown = ['id', ...pick('show', fields.show, all).filter((name) => name !== 'id')];
+  const perPage = checkedPerPage(resource.name, options.perPage);
+  const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? '-id')}`).sort;
+  for (const key of defaultSort ?? []) {
+    if (!attributes.has(key.attribute)) {
+      throw new TypeError(
+        `defineResource(${resource.name}): defaultSort names "${key.attribute}", which is not a field`,
+      );
+    }
+  }
+  const inputRules = (allowed: readonly string[], partial: boolean): InputRules => ({
+    model: options.model,
+    wrapper: resource.name,
+    attributes,
+    writable: new Set(allowed.filter((name) => !readOnly.has(name))),
+    readOnly,
+    partial,
+  });
+
+  return {
+    resource,
+    schema: {
+      name: resource.plural,
+      attributes: list,
+      indexed: [...new Set([...filterable, ...sortable])].filter((name) => name !== 'id'),
+    },
+    attributes,
+    query: {
+      attributes,
+      filterable: new Set(filterable),
+      sortable: new Set(sortable),
+      defaultSort,
+      perPage,
+      count: options.count ?? true,
+    },
+    create: inputRules(pick('create', fields.create, writable), false),
+    update: inputRules(pick('update', fields.update, writable), true),
+    shown,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    enabled: new Set(ACTION_NAMES.filter((action) => options.actions?.[action] !== false)),
+    steps: composeSteps(shown, options.steps ?? {}),
+    hooks: hooksByAction(options.hooks as Hooks | undefined),
+  };
+}
+
+function checkedPerPage(name: string, perPage: AnyOptions['perPage']): QueryRules['perPage'] {
+  const checked = { default: perPage?.default ?? 25, max: perPage?.max ?? 100 };
+  const { default: first, max } = checked;
+  if (!(Number.isSafeInteger(first) && Number.isSafeInteger(max) && first >= 1 && first <= max)) {
+    throw new TypeError(`defineResource(${name}): perPage needs 1 <= default <= max (got ${JSON.stringify(checked)})`);
+  }
+  return checked;
+}
+
+function asList<H>(value: OneOrMore<H> | undefined): H[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? [...value] : [value as H];
+}
+
+/** Flattens `{ all, create, ... }` of each kind into one list per action, `all` hooks first. */
+export function hooksByAction(hooks: Hooks | undefined): HooksByAction {
+  const byAction = <H>(map: Partial<Record<ActionName | 'all', OneOrMore<H>>> | undefined) => {
+    const result = {} as Record<ActionName, H[]>;
+    for (const action of ACTION_NAMES) result[action] = [...asList(map?.all), ...asList(map?.[action])];
+    return result;
+  };
+  return {
+    before: byAction<Hook>(hooks?.before as never),
+    after: byAction<Hook>(hooks?.after as never),
+    around: byAction<AroundHook>(hooks?.around as never),
+    error: asList(hooks?.error as OneOrMore<ErrorHook> | undefined),
+  };
+}

@@ -1,0 +1,145 @@
+import type { ActionName } from '../contract/actions.js';
+import type { IndexQuery } from '../query/resolve-query.js';
+import type { Scalar } from '../schema/types.js';
+import type { Collection, Condition } from '../store/store.js';
+import type { Resource } from './options.js';
+
+/** A record as stored and rendered: the model's fields plus the store-assigned `id`. */
+export type RecordOf<M> = { id: number } & M;
+
+/** Attribute names of a model (including `id`). */
+export type FieldOf<M> = (keyof M & string) | 'id';
+
+/** Equality (one value) or any-of (an array) per attribute: `{ ownerId: 7 }`. */
+export type Filter<M> = { [K in FieldOf<M>]?: Scalar | readonly Scalar[] };
+
+/** The request as hooks see it. */
+export interface ContextRequest {
+  readonly method: string;
+  /** Path below the mount point, e.g. `/books/7`. */
+  readonly path: string;
+  /** Mount point, e.g. `/api`. */
+  readonly basePath: string;
+  readonly rawQuery: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The adapter's own request object (Express's `req`), for what the core does not model. */
+  readonly native: unknown;
+}
+
+/**
+ * What every action's context has. Read-only members describe the request; writable ones are
+ * how hooks and steps change the outcome.
+ */
+interface BaseContext<M, S> {
+  readonly action: ActionName;
+  readonly resource: Resource<M, S>;
+  readonly request: ContextRequest;
+  /** Per-request bag for your own data, e.g. the current user; starts from the API's `state` option. */
+  state: S;
+  /** This resource's records; inside {@link BaseContext.transaction} the transaction's. */
+  collection: Collection;
+  /** Conditions every store call of this request adds: the `scope` step's, and any a hook pushes. */
+  where: Condition[];
+  /** The response body before serialization (`{ book: {...} }`); writable in after hooks. */
+  result: unknown;
+  /** Response status; writable. */
+  status: number;
+  /** Response headers; add or change entries. */
+  readonly headers: Record<string, string>;
+  /** Whether {@link BaseContext.respond} was called. */
+  readonly responded: boolean;
+  /**
+   * Answers now with this body and status: the remaining before hooks, the action's steps and
+   * the after hooks are skipped, and the store is not touched.
+   */
+  respond(body: unknown, status?: number): void;
+  /**
+   * Runs `work` inside a store transaction, with `ctx.collection` bound to it meanwhile (and
+   * restored after); everything written through it is undone if `work` throws.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** The context of `GET /books`. */
+export interface IndexContext<M = Record<string, unknown>, S = Record<string, unknown>> extends BaseContext<M, S> {
+  readonly action: 'index';
+  /**
+   * The checked query (filters, order, page). Parsed from the query string when first read
+   * (a malformed one throws its 400 then), so before hooks that do not read it run first.
+   */
+  query: IndexQuery;
+  /** The records of the page, once listed. */
+  records: RecordOf<M>[] | undefined;
+  /** The number of records matching the filters, when counted. */
+  total: number | undefined;
+}
+
+/** What the contexts of the member actions (`/books/:id`) share. */
+interface MemberBase<M, S> extends BaseContext<M, S> {
+  /** The record id from the path. */
+  readonly id: number;
+  /** The record read (and, for update, then the record written). */
+  record: RecordOf<M> | undefined;
+}
+
+/** The context of `GET /books/:id`. */
+export interface ShowContext<M = Record<string, unknown>, S = Record<string, unknown>> extends MemberBase<M, S> {
+  readonly action: 'show';
+}
+
+/** The context of `PATCH /books/:id`. */
+export interface UpdateContext<M = Record<string, unknown>, S = Record<string, unknown>> extends MemberBase<M, S> {
+  readonly action: 'update';
+  /** The validated body once read; writable until it is written. */
+  input: Partial<M> | undefined;
+}
+
+/** The context of `DELETE /books/:id`. */
+export interface DestroyContext<M = Record<string, unknown>, S = Record<string, unknown>> extends MemberBase<M, S> {
+  readonly action: 'destroy';
+}
+
+/** The context of `POST /books`. */
+export interface CreateContext<M = Record<string, unknown>, S = Record<string, unknown>> extends BaseContext<M, S> {
+  readonly action: 'create';
+  /** The validated body once read; writable until it is written. */
+  input: Partial<M> | undefined;
+  /** The record written. */
+  record: RecordOf<M> | undefined;
+}
+
+/**
+ * The context of any action: narrow it with `ctx.action` (`if (ctx.action === 'update') ctx.id`).
+ *
+ * Lifecycle: around hooks wrap everything; `before` hooks run first (nothing has been read
+ * yet: 401 before 404); the `scope` step; the action's steps (index: `list`; show: `find`;
+ * create: read and validate the body, `prepare`, `create`; update: `find`, read and validate,
+ * `prepare`, `update`; destroy: `find`, `destroy`); `render`; `after` hooks. A thrown error
+ * goes through the `error` hooks, then becomes a problem+json answer.
+ *
+ * @example
+ * ```ts
+ * const requireUser: Hook<ActionContext<Book, { user?: User }>> = (ctx) => {
+ *   if (!ctx.state.user) throw new UnauthorizedError();
+ * };
+ * ```
+ */
+export type ActionContext<M = Record<string, unknown>, S = Record<string, unknown>> =
+  | IndexContext<M, S>
+  | ShowContext<M, S>
+  | CreateContext<M, S>
+  | UpdateContext<M, S>
+  | DestroyContext<M, S>;
+
+/** The context of one action: `ContextOf<'update', Book>` is an {@link UpdateContext}. */
+export type ContextOf<A extends ActionName, M = Record<string, unknown>, S = Record<string, unknown>> = Extract<
+  ActionContext<M, S>,
+  { readonly action: A }
+>;
+
+/** The context of show, update or destroy: it has a typed `id` and a `record`. */
+export type MemberContext<M = Record<string, unknown>, S = Record<string, unknown>> =
+  | ShowContext<M, S>
+  | UpdateContext<M, S>
+  | DestroyContext<M, S>;

@@ -1,0 +1,174 @@
+import { NotFoundError } from '../errors/http-error.js';
+import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
+import { paginationHeaders } from '../http/links.js';
+import type { NeutralRequest } from '../http/neutral.js';
+import { readJsonBody } from '../http/read-body.js';
+import type { Scalar } from '../schema/types.js';
+import type { Condition } from '../store/store.js';
+import type { HooksByAction } from './compile.js';
+import type { Context } from './context.js';
+import type { ActionContext, Filter, RecordOf } from './context-types.js';
+import type { InputRules } from './input/validate-input.js';
+import { validateInput } from './input/validate-input.js';
+
+type Rec = RecordOf<Record<string, unknown>>;
+
+/**
+ * Runs one action through its whole lifecycle on a prepared context: around hooks, before
+ * hooks, the scope step, the action's steps, render, after hooks; a thrown error goes through
+ * the error hooks. Leaves the outcome in `ctx.status`, `ctx.headers` and `ctx.result`.
+ */
+export async function runAction(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
+  const around = hooks.around[ctx.action];
+  try {
+    if (around.length === 0) await runHooksAndSteps(ctx, hooks, request);
+    else await aroundHooks(ctx, hooks, request, 0);
+  } catch (error) {
+    if (hooks.error.length === 0) throw error;
+    await errorHooks(ctx, hooks, error);
+  }
+}
+
+async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralRequest, index: number) {
+  const hook = hooks.around[ctx.action][index];
+  if (!hook) return runHooksAndSteps(ctx, hooks, request);
+  let called = false;
+  await hook(ctx as unknown as ActionContext, async () => {
+    if (called) throw new Error(`An around hook of ${ctx.resource.name}.${ctx.action} called next() twice`);
+    called = true;
+    await aroundHooks(ctx, hooks, request, index + 1);
+  });
+}
+
+/** Each error hook in turn; one may replace the error (by throwing) or answer (`respond`). */
+async function errorHooks(ctx: Context, hooks: HooksByAction, thrown: unknown): Promise<void> {
+  let error = thrown;
+  for (const hook of hooks.error) {
+    try {
+      await hook(error, ctx as unknown as ActionContext);
+    } catch (replaced) {
+      error = replaced;
+    }
+    if (ctx.responded) return;
+  }
+  throw error;
+}
+
+async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
+  const view = ctx as unknown as ActionContext;
+  for (const hook of hooks.before[ctx.action]) {
+    await hook(view);
+    if (ctx.responded) return;
+  }
+  const { steps } = ctx.compiled;
+  if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));
+  await ACTION_STEPS[ctx.action](ctx, request);
+  if (ctx.responded) return;
+  for (const hook of hooks.after[ctx.action]) await hook(view);
+}
+
+function toConditions(filter: Filter<Record<string, unknown>> | undefined): Condition[] {
+  if (!filter) return [];
+  return Object.entries(filter).map(([field, value]) => ({
+    field,
+    values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
+  }));
+}
+
+/** The body of a one-record answer: `{ "<name>": rendered }`. */
+function single(ctx: Context, record: Rec): Record<string, unknown> {
+  return { [ctx.resource.name]: ctx.compiled.steps.render(record, ctx) };
+}
+
+function gone(ctx: Context): NotFoundError {
+  return new NotFoundError(`${ctx.resource.name} ${ctx.id} does not exist`);
+}
+
+async function findOr404(ctx: Context): Promise<Rec> {
+  const record = await ctx.compiled.steps.find(ctx);
+  if (!record) throw gone(ctx);
+  ctx.record = record;
+  return record;
+}
+
+/** Reads, validates and prepares the body of a create or update. */
+async function readInput(ctx: Context, request: NeutralRequest, rules: InputRules): Promise<void> {
+  const { compiled } = ctx;
+  const body = await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth);
+  ctx.input = await validateInput(body, rules);
+  if (compiled.steps.prepared) ctx.input = await compiled.steps.prepare(ctx);
+}
+
+/**
+ * With `If-Match`, checks the tag against the record just read (412 when stale) and narrows the
+ * conditions to the record's current state, so the write itself fails if another writer changes
+ * the record in between. Answers the conditions as they were, to tell "gone" from "changed".
+ * Without `If-Match`, writes are not conditional: concurrent updates of different fields all stay.
+ */
+function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Condition[] {
+  const where = ctx.where;
+  const header = request.headers['if-match'];
+  if (header !== undefined) {
+    checkIfMatch(header, etagOf(read));
+    ctx.where = [...where, ...unchangedSince(read)];
+  }
+  return where;
+}
+
+/** Why a write found no record: 412 if it still exists (it changed meanwhile), else 404. */
+async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
+  const guarded = ctx.where !== where;
+  ctx.where = where;
+  if (guarded && (await ctx.compiled.steps.find(ctx))) return preconditionFailed();
+  return gone(ctx);
+}
+
+/** The work of each action between the before and after hooks. */
+const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralRequest) => Promise<void>> = {
+  async index(ctx, request) {
+    const { steps } = ctx.compiled;
+    const { perPage, page } = ctx.query;
+    const listed = await steps.list(ctx);
+    const hasMore = listed.records.length > perPage;
+    const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
+    ctx.records = records;
+    ctx.total = listed.total;
+    ctx.result = { [ctx.resource.plural]: records.map((record) => steps.render(record, ctx)) };
+    Object.assign(ctx.headers, paginationHeaders(request, page, perPage, listed.total, hasMore));
+  },
+  async show(ctx, request) {
+    const record = await findOr404(ctx);
+    ctx.headers.ETag = etagOf(record);
+    if (notModified(request.headers['if-none-match'], ctx.headers.ETag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.result = single(ctx, record);
+  },
+  async create(ctx, request) {
+    await readInput(ctx, request, ctx.compiled.create);
+    const record = await ctx.compiled.steps.create(ctx);
+    ctx.record = record;
+    ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
+    ctx.headers.ETag = etagOf(record);
+    ctx.result = single(ctx, record);
+  },
+  async update(ctx, request) {
+    const read = await findOr404(ctx);
+    const where = guardIfMatch(ctx, read, request);
+    await readInput(ctx, request, ctx.compiled.update);
+    const empty = Object.keys(ctx.input as object).length === 0;
+    const record = empty ? read : await ctx.compiled.steps.update(ctx);
+    if (!record) throw await lostRace(ctx, where);
+    ctx.record = record;
+    ctx.headers.ETag = etagOf(record);
+    ctx.result = single(ctx, record);
+  },
+  async destroy(ctx, request) {
+    const read = await findOr404(ctx);
+    const where = guardIfMatch(ctx, read, request);
+    if (!(await ctx.compiled.steps.destroy(ctx))) throw await lostRace(ctx, where);
+    ctx.status = 204;
+    ctx.result = undefined;
+  },
+};

@@ -1,0 +1,168 @@
+import type { ActionName } from '../contract/actions.js';
+import type { Limits } from '../contract/limits.js';
+import type { ModelClass } from '../schema/infer-attributes.js';
+import type { AttributeType } from '../schema/types.js';
+import type { Store } from '../store/store.js';
+import type {
+  ActionContext,
+  ContextOf,
+  CreateContext,
+  DestroyContext,
+  FieldOf,
+  Filter,
+  IndexContext,
+  MemberContext,
+  RecordOf,
+  UpdateContext,
+} from './context-types.js';
+
+/** A before or after hook. Throw an `HttpError` to answer with a problem. */
+export type Hook<C = ActionContext> = (ctx: C) => void | Promise<void>;
+
+/** A hook around the whole action; must await `next()` to let the action run. */
+export type AroundHook<C = ActionContext> = (ctx: C, next: () => Promise<void>) => Promise<void>;
+
+/**
+ * Receives what an action threw, before it becomes a problem+json answer. Throw another error
+ * to replace it (a domain error becoming an `HttpError`), call `ctx.respond()` to answer with
+ * a body of your own, or return to let it pass.
+ */
+export type ErrorHook<C = ActionContext> = (error: unknown, ctx: C) => void | Promise<void>;
+
+/** One hook or several, run in order. */
+export type OneOrMore<H> = H | readonly H[];
+
+/** Hooks of one kind for every action (`all`, run first) and for single actions, typed per action. */
+export type HookMap<M, S, K extends 'before' | 'after' | 'around'> = {
+  all?: OneOrMore<HookOf<K, ActionContext<M, S>>>;
+} & { [A in ActionName]?: OneOrMore<HookOf<K, ContextOf<A, M, S>>> };
+
+type HookOf<K, C> = K extends 'around' ? AroundHook<C> : Hook<C>;
+
+/** The hooks of a resource, or of a whole API (`createApi({ hooks })`). */
+export interface Hooks<M = Record<string, unknown>, S = Record<string, unknown>> {
+  before?: HookMap<M, S, 'before'>;
+  after?: HookMap<M, S, 'after'>;
+  around?: HookMap<M, S, 'around'>;
+  error?: OneOrMore<ErrorHook<ActionContext<M, S>>>;
+}
+
+/**
+ * The replaceable steps of the actions. Each receives the context and `next`, the default it
+ * replaces: call it to add to the default instead of re-implementing it.
+ *
+ * @example
+ * ```ts
+ * steps: {
+ *   prepare: (ctx, next) => ({ ...next(), slug: slugify(String(ctx.input?.name)) }),
+ *   render: (record, ctx, next) => ({ ...next(record), links: { self: `/books/${record.id}` } }),
+ * }
+ * ```
+ */
+export interface Steps<M = Record<string, unknown>, S = Record<string, unknown>> {
+  /** Conditions added to every find, list, update and destroy: e.g. `{ ownerId: ctx.state.user.id }`. */
+  scope(
+    ctx: ActionContext<M, S>,
+    next: () => Filter<M> | undefined,
+  ): Filter<M> | undefined | Promise<Filter<M> | undefined>;
+  /** Loads the record of `ctx.id` within `ctx.where` (show, update, destroy). */
+  find(ctx: MemberContext<M, S>, next: () => Promise<RecordOf<M> | undefined>): Promise<RecordOf<M> | undefined>;
+  /** Loads a page of records for `ctx.query` within `ctx.where` (index). */
+  list(ctx: IndexContext<M, S>, next: () => Promise<Listed<M>>): Promise<Listed<M>>;
+  /** Turns the validated input into the values to write (create, update): computed fields go here. */
+  prepare(ctx: CreateContext<M, S> | UpdateContext<M, S>, next: () => Partial<M>): Partial<M> | Promise<Partial<M>>;
+  /** Stores `ctx.input` as a new record (create). */
+  create(ctx: CreateContext<M, S>, next: () => Promise<RecordOf<M>>): Promise<RecordOf<M>>;
+  /** Writes `ctx.input` to the record of `ctx.id` (update); `undefined` when it is gone. */
+  update(ctx: UpdateContext<M, S>, next: () => Promise<RecordOf<M> | undefined>): Promise<RecordOf<M> | undefined>;
+  /** Deletes the record of `ctx.id` (destroy); `false` when it is gone. */
+  destroy(ctx: DestroyContext<M, S>, next: () => Promise<boolean>): Promise<boolean>;
+  /** Turns a record into what the client sees (`id` and the `show` fields by default). */
+  render(
+    record: RecordOf<M>,
+    ctx: ActionContext<M, S>,
+    next: (record: RecordOf<M>) => Record<string, unknown>,
+  ): Record<string, unknown>;
+}
+
+/** What the `list` step answers: a page of records and, when counted, the total. */
+export interface Listed<M> {
+  records: RecordOf<M>[];
+  total?: number;
+}
+
+/** Per-action field allow-lists. Every list defaults to all the model's attributes. */
+export interface FieldRules<M> {
+  /** What create may set. */
+  create?: readonly (keyof M & string)[];
+  /** What update may change. */
+  update?: readonly (keyof M & string)[];
+  /** What responses show (`id` is always shown). */
+  show?: readonly (keyof M & string)[];
+  /** What `filter[...]` may use. */
+  filter?: readonly FieldOf<M>[];
+  /** What `sort` may use. */
+  sort?: readonly FieldOf<M>[];
+  /** Fields the client may never send (422), such as fields computed on the server. `id` always is. */
+  readOnly?: readonly (keyof M & string)[];
+}
+
+/**
+ * The declaration of a resource.
+ *
+ * @example
+ * ```ts
+ * defineResource({ name: 'book', model: Book, perPage: { default: 10, max: 50 } });
+ * ```
+ */
+export interface ResourceOptions<M, S> {
+  /** Singular name: the key of one record in bodies (`book`). */
+  name: string;
+  /** Plural name: the key of lists and the path segment (`books`); derived from `name` by default. */
+  plural?: string;
+  /** Path segment, when it differs from the plural. */
+  path?: string;
+  /** The class whose class-validator decorators describe the fields. */
+  model: ModelClass<M>;
+  /** Attribute types that cannot be inferred from the decorators. */
+  types?: { [K in keyof M]?: AttributeType };
+  fields?: FieldRules<M>;
+  /** Default order of the index, in `sort` syntax. Default `-id` (newest first). */
+  defaultSort?: string;
+  /** `per_page` default (25) and maximum (100). */
+  perPage?: { default?: number; max?: number };
+  /** Maximum request body size in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /**
+   * Whether the index counts the matching records (`X-Total-Count`, `last` link). Default true.
+   * A request overrides it with `count=true|false`; without a count, `next` is found by reading
+   * one record more than the page, so big tables do not pay for a `count(*)` on every page.
+   */
+  count?: boolean;
+  /** Bounds on query strings, filter values, sort keys and JSON depth (see `Limits`). */
+  limits?: Partial<Limits>;
+  /** Actions to disable: `{ update: false }` answers 405 (with `Allow`) to `PATCH`. */
+  actions?: { [A in ActionName]?: false };
+  /** Hooks of this resource; the API's own hooks run around them. */
+  hooks?: Hooks<M, S>;
+  steps?: Partial<Steps<M, S>>;
+  /** The store of this resource, when it differs from the API's. */
+  store?: Store;
+}
+
+/**
+ * A defined resource: its normalized declaration. Created by `defineResource`, which keeps the
+ * literal `name` (and `plural`, when declared) in the type so that clients can check them.
+ */
+export interface Resource<
+  M = Record<string, unknown>,
+  S = Record<string, unknown>,
+  N extends string = string,
+  P extends string = string,
+> {
+  readonly name: N;
+  readonly plural: P;
+  readonly path: string;
+  readonly model: ModelClass<M>;
+  readonly options: Readonly<ResourceOptions<M, S>>;
+}

@@ -1,0 +1,80 @@
+import type { StoredRecord } from '../store/store.js';
+import type { Context } from './context.js';
+import type { Filter, RecordOf } from './context-types.js';
+import type { Listed, Steps } from './options.js';
+
+type Rec = RecordOf<Record<string, unknown>>;
+type Values = Partial<Record<string, unknown>>;
+
+/**
+ * The steps as the lifecycle calls them: the resource's own, each with its default as `next`.
+ * Each receives the context of the action that calls it (as the declared `Steps` type it).
+ */
+export interface RunSteps {
+  /** Whether the resource declares a `scope` step (else the lifecycle skips it). */
+  readonly scoped: boolean;
+  /** Whether the resource declares a `prepare` step (else the input is written as validated). */
+  readonly prepared: boolean;
+  scope(
+    ctx: Context,
+  ): Filter<Record<string, unknown>> | undefined | Promise<Filter<Record<string, unknown>> | undefined>;
+  find(ctx: Context): Promise<Rec | undefined>;
+  list(ctx: Context): Promise<Listed<Record<string, unknown>>>;
+  prepare(ctx: Context): Values | Promise<Values>;
+  create(ctx: Context): Promise<Rec>;
+  update(ctx: Context): Promise<Rec | undefined>;
+  destroy(ctx: Context): Promise<boolean>;
+  render(record: Rec, ctx: Context): Record<string, unknown>;
+}
+
+type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'render'>;
+
+/** The default steps: each is one call of the resource's collection. */
+const DEFAULTS: Pick<RunSteps, StepName> = {
+  scope: () => undefined,
+  find: (ctx) => ctx.collection.find(ctx.id, ctx.where) as Promise<Rec | undefined>,
+  list: (ctx) => {
+    const query = ctx.query;
+    // Without a count, one record more than the page tells whether there is a next page.
+    return ctx.collection.list({
+      where: [...query.where, ...ctx.where],
+      order: query.order,
+      limit: query.count ? query.perPage : query.perPage + 1,
+      offset: Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
+      count: query.count,
+    }) as Promise<Listed<Record<string, unknown>>>;
+  },
+  prepare: (ctx) => ctx.input ?? {},
+  create: (ctx) => ctx.collection.create(ctx.input as Partial<StoredRecord>) as Promise<Rec>,
+  update: (ctx) =>
+    ctx.collection.update(ctx.id, ctx.input as Partial<StoredRecord>, ctx.where) as Promise<Rec | undefined>,
+  destroy: (ctx) => ctx.collection.destroy(ctx.id, ctx.where),
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: each declared step is called with the context of its own action
+type AnyStep = (...args: any[]) => unknown;
+
+/**
+ * The steps of a resource: each declared step receives its default as `next`; undeclared ones
+ * are the defaults themselves (no wrapper on the hot path).
+ */
+export function composeSteps(shown: readonly string[], declared: Partial<Steps>): RunSteps {
+  const render = (record: Rec): Record<string, unknown> => {
+    const fields: Record<string, unknown> = {};
+    for (const field of shown) fields[field] = record[field] ?? null;
+    return fields;
+  };
+  const steps = { ...DEFAULTS } as Record<StepName, AnyStep>;
+  for (const name of Object.keys(DEFAULTS) as StepName[]) {
+    const own = declared[name] as AnyStep | undefined;
+    const fallback = DEFAULTS[name] as AnyStep;
+    if (own) steps[name] = (ctx: unknown) => own(ctx, () => fallback(ctx));
+  }
+  const ownRender = declared.render as AnyStep | undefined;
+  return {
+    ...(steps as unknown as Pick<RunSteps, StepName>),
+    scoped: declared.scope !== undefined,
+    prepared: declared.prepare !== undefined,
+    render: ownRender ? (record, ctx) => ownRender(record, ctx, render) as Record<string, unknown> : render,
+  };
+}

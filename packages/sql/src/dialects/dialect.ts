@@ -1,0 +1,115 @@
+import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
+import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder } from 'kysely';
+
+/**
+ * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
+ * all SQL; they differ in the binary collation without trailing-space padding
+ * (`utf8mb4_0900_bin` in MySQL 8, `utf8mb4_nopad_bin` in MariaDB).
+ *
+ * @example
+ * ```ts
+ * const dialect: SqlDialect = 'postgres';
+ * ```
+ */
+export type SqlDialect = 'sqlite' | 'postgres' | 'mysql' | 'mariadb';
+
+/** How connections are made for a URL (ignored for a Kysely instance, which has its own). */
+export interface ConnectionOptions {
+  /** Most connections each pool opens (PostgreSQL, MySQL/MariaDB). Default: 10. */
+  readonly poolSize?: number;
+  /**
+   * How long to wait for a new connection before the request fails with 503 (PostgreSQL,
+   * MySQL/MariaDB). Default: 5000 ms.
+   */
+  readonly connectTimeoutMs?: number;
+  /** SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** The fields of a driver's error that the dialects read (pg, mysql2, better-sqlite3, Node sockets). */
+export interface DriverError {
+  readonly code?: unknown;
+  readonly errno?: unknown;
+  readonly fatal?: unknown;
+  readonly message?: unknown;
+  readonly detail?: unknown;
+  readonly column?: unknown;
+  readonly constraint?: unknown;
+  readonly cause?: unknown;
+  readonly errors?: unknown;
+}
+
+/** What a driver's error says about the constraint a write broke. */
+export interface ConstraintFailure {
+  readonly kind: ConstraintKind;
+  /** Column names the error gives, most telling first: the first that is an attribute is the field. */
+  readonly columns: readonly (string | undefined)[];
+  /** The constraint or index it names, whose `_`-separated parts may name the field (`books_name_unique`). */
+  readonly constraint?: string;
+}
+
+/** One index of a table: its name and its key, quoted and ready for SQL (`"name", "id"`). */
+export interface TableIndex {
+  readonly name: string;
+  readonly key: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
+type Db = Kysely<any>;
+
+/**
+ * Everything that differs between the databases the store speaks, in the manner of Kysely's
+ * `Dialect`: one object per database (`sqlite.ts`, `postgres.ts`, `mysql.ts`), and the rest of
+ * the package asks it instead of testing which database it is. Everything else (queries built
+ * with Kysely, the DDL's layout, the meaning of errors) is shared.
+ *
+ * The store's promises hold in every dialect: ids increase and are never reused, strings
+ * compare by code point, `null` sorts first ascending and last descending.
+ *
+ * @example
+ * ```ts
+ * const column = `${dialect.quote(attribute.name)} ${dialect.columnType(attribute)}`;
+ * if (!dialect.supportsReturning) await readBack(id);
+ * ```
+ */
+export interface SqlDialectSpec {
+  /** The name users pass and read (`sqlStore(db, { dialect })`, `provider.dialect`). */
+  readonly name: SqlDialect;
+
+  /** The Kysely dialect that opens `location` (from the URL) on first use, loading the driver then. */
+  createKyselyDialect(location: string, options: ConnectionOptions): KyselyDialect;
+  /** Whether a Kysely instance built with this adapter speaks this dialect (Kysely's own three). */
+  recognizes(adapter: DialectAdapter): boolean;
+  /** The dialect of the server actually reached: tells MySQL from MariaDB, `this` for the others. */
+  serverDialect(db: Db): Promise<SqlDialectSpec>;
+
+  /** Quotes an identifier, doubling the quote character inside it. */
+  quote(identifier: string): string;
+  /** The type and constraints of the `id` column: assigned by the database, increasing, never reused. */
+  readonly idColumnType: string;
+  /** The column type of an attribute: binary string collation, booleans as stored, without `NOT NULL`. */
+  columnType(attribute: AttributeSchema): string;
+  /** An attribute's column as the first part of an index key, quoted (MySQL indexes long text by prefix). */
+  indexColumn(attribute: AttributeSchema): string;
+  /** The statements that create a table (columns already written) and its indexes if they are missing. */
+  createTable(table: string, columns: readonly string[], indexes: readonly TableIndex[]): string[];
+  /** A query answering the names of a table's columns, none when the table does not exist. */
+  columnsQuery(table: string): RawBuilder<{ name: string }>;
+
+  /** Whether INSERT and UPDATE can answer the written row (`RETURNING`); else it is read back. */
+  readonly supportsReturning: boolean;
+  /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
+  readonly supportsTransactionalDdl: boolean;
+  /**
+   * Whether `null` sorts before every value ascending (and after descending) without being told;
+   * when not, ORDER BY and nullable index keys say `NULLS FIRST` / `NULLS LAST`.
+   */
+  readonly nullsSortFirst: boolean;
+  /** Whether the driver binds JS booleans; when not they are sent as 1 and 0. */
+  readonly nativeBooleans: boolean;
+
+  /** Whether a driver's error (itself, not its causes) says the database cannot serve right now. */
+  isUnavailable(error: DriverError): boolean;
+  /** The constraint a driver's error with this `code` says a write broke, if any. */
+  constraintFailure(code: string, error: DriverError): ConstraintFailure | undefined;
+}

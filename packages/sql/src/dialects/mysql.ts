@@ -1,0 +1,151 @@
+import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
+import { MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
+import type { ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { firstGroup } from './shared.js';
+
+/**
+ * Longest VARCHAR that MySQL/MariaDB can index whole together with the id: InnoDB keys hold
+ * at most 3072 bytes, utf8mb4 takes up to 4 bytes a character, and the BIGINT id takes 8.
+ */
+const INDEXABLE_CHARS = 765;
+/** Characters of a TEXT column that its index keeps (TEXT can only be indexed by prefix). */
+const PREFIX_CHARS = 255;
+
+/**
+ * Errors that say the server cannot serve right now (mysql2 also flags every connection-level
+ * failure with `fatal: true`). Deadlocks and lock timeouts are transient too: the client is
+ * told to retry.
+ */
+const UNAVAILABLE = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_OPTION_PREVENTS_STATEMENT', // read-only replica after a failover
+]);
+
+const KINDS: Record<string, ConstraintKind> = {
+  ER_DUP_ENTRY: 'unique',
+  ER_BAD_NULL_ERROR: 'not_null',
+  ER_NO_DEFAULT_FOR_FIELD: 'not_null',
+  ER_DATA_TOO_LONG: 'check',
+  ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: 'check',
+  ER_WARN_DATA_OUT_OF_RANGE: 'check',
+  ER_CHECK_CONSTRAINT_VIOLATED: 'check',
+  ER_ROW_IS_REFERENCED_2: 'foreign_key',
+  ER_NO_REFERENCED_ROW_2: 'foreign_key',
+};
+
+async function openMysql(url: string, options: ConnectionOptions): Promise<MysqlPool> {
+  const mysql2 = await import('mysql2');
+  const createPool = mysql2.createPool ?? (mysql2 as unknown as { default: typeof mysql2 }).default.createPool;
+  // mysql2 drops a connection from its pool when it fails; new ones are made on demand.
+  return createPool({
+    uri: url,
+    connectionLimit: options.poolSize ?? 10,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    charset: 'utf8mb4',
+    enableKeepAlive: true,
+  }) as unknown as MysqlPool;
+}
+
+function quote(identifier: string): string {
+  return `\`${identifier.replaceAll('`', '``')}\``;
+}
+
+/** Whether a string attribute gets a TEXT column, which an index can only hold by prefix. */
+function isText(attribute: AttributeSchema): boolean {
+  return attribute.maxLength === undefined || attribute.maxLength > INDEXABLE_CHARS;
+}
+
+/**
+ * The MySQL family, named `mysql` or `mariadb` by the no-pad binary collation of its server
+ * (code point order, no trailing-space padding: equality and order as in memory).
+ */
+function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
+  const dialect: SqlDialectSpec = {
+    name,
+    createKyselyDialect: (url, options) => new MysqlDialect({ pool: () => openMysql(url, options) }),
+    recognizes: (adapter) => adapter instanceof MysqlAdapter,
+    async serverDialect(db) {
+      const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
+      return /mariadb/i.test(rows[0]?.version ?? '') ? mariadb : mysql;
+    },
+
+    quote,
+    idColumnType: 'BIGINT NOT NULL AUTO_INCREMENT',
+    columnType(attribute) {
+      switch (attribute.type) {
+        case 'string': {
+          const length = attribute.maxLength === undefined ? undefined : Math.max(1, Math.floor(attribute.maxLength));
+          const type = length !== undefined && length <= INDEXABLE_CHARS ? `VARCHAR(${length})` : 'MEDIUMTEXT';
+          return `${type} CHARACTER SET utf8mb4 COLLATE ${collation}`;
+        }
+        case 'integer':
+          return 'BIGINT';
+        case 'number':
+          return 'DOUBLE';
+        case 'boolean':
+          return 'BOOLEAN';
+      }
+    },
+    indexColumn: (attribute) =>
+      attribute.type === 'string' && isText(attribute)
+        ? `${quote(attribute.name)}(${PREFIX_CHARS})`
+        : quote(attribute.name),
+    createTable(table, columns, indexes) {
+      // No CREATE INDEX IF NOT EXISTS; keys inside CREATE TABLE make one atomic statement.
+      const keys = [
+        `PRIMARY KEY (${quote('id')})`,
+        ...indexes.map((index) => `KEY ${quote(index.name)} (${index.key})`),
+      ];
+      return [
+        `CREATE TABLE IF NOT EXISTS ${quote(table)} (\n  ${[...columns, ...keys].join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=${collation}`,
+      ];
+    },
+    columnsQuery: (table) => sql<{ name: string }>`select column_name as name from information_schema.columns
+      where table_schema = database() and table_name = ${table}`,
+
+    supportsReturning: false,
+    supportsTransactionalDdl: false,
+    nullsSortFirst: true,
+    nativeBooleans: false,
+
+    isUnavailable: ({ code, fatal }) => (typeof code === 'string' && UNAVAILABLE.has(code)) || fatal === true,
+    constraintFailure(code, { message }) {
+      const kind = KINDS[code];
+      if (!kind) return undefined;
+      const key = firstGroup(message, /for key '(?:[^'.]+\.)?([^']+)'/);
+      return { kind, columns: [firstGroup(message, /(?:Column|Field|column) '([^']+)'/), key], constraint: key };
+    },
+  };
+  return dialect;
+}
+
+/**
+ * MySQL 8 through mysql2, with the `utf8mb4_0900_bin` collation. A `mysql://` URL names either
+ * server: `serverDialect` answers {@link mariadb} when the server is MariaDB.
+ *
+ * @example
+ * ```ts
+ * mysql.columnType({ name: 'name', type: 'string', nullable: false }); // 'MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin'
+ * ```
+ */
+export const mysql: SqlDialectSpec = mysqlFamily('mysql', 'utf8mb4_0900_bin');
+
+/**
+ * MariaDB through mysql2: MySQL's SQL, with the `utf8mb4_nopad_bin` collation.
+ *
+ * @example
+ * ```ts
+ * mariadb.createTable('books', ['`id` BIGINT NOT NULL AUTO_INCREMENT'], []);
+ * ```
+ */
+export const mariadb: SqlDialectSpec = mysqlFamily('mariadb', 'utf8mb4_nopad_bin');

@@ -1,0 +1,48 @@
+import type { SqlDialectSpec } from './dialect.js';
+
+/**
+ * Quotes an identifier the standard way (SQLite, PostgreSQL): in double quotes, doubling any
+ * double quote inside it.
+ *
+ * @example
+ * ```ts
+ * doubleQuote('we"ird'); // '"we""ird"'
+ * ```
+ */
+export function doubleQuote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The SQL text of the dialects that follow the standard (SQLite, PostgreSQL): identifiers in
+ * double quotes, index keys of plain columns, and `CREATE TABLE IF NOT EXISTS` followed by one
+ * `CREATE INDEX IF NOT EXISTS` per index.
+ *
+ * @example
+ * ```ts
+ * const postgres: SqlDialectSpec = { ...standardSql, name: 'postgres', idColumnType: 'BIGINT …', … };
+ * ```
+ */
+export const standardSql: Pick<SqlDialectSpec, 'quote' | 'indexColumn' | 'createTable'> = {
+  quote: doubleQuote,
+  indexColumn: (attribute) => doubleQuote(attribute.name),
+  createTable: (table, columns, indexes) => [
+    `CREATE TABLE IF NOT EXISTS ${doubleQuote(table)} (\n  ${columns.join(',\n  ')}\n)`,
+    ...indexes.map(
+      (index) => `CREATE INDEX IF NOT EXISTS ${doubleQuote(index.name)} ON ${doubleQuote(table)} (${index.key})`,
+    ),
+  ],
+};
+
+/**
+ * The first group of `pattern` in `text`, when `text` is a string that matches (drivers'
+ * messages name columns and keys).
+ *
+ * @example
+ * ```ts
+ * firstGroup("Column 'author' cannot be null", /Column '([^']+)'/); // 'author'
+ * ```
+ */
+export function firstGroup(text: unknown, pattern: RegExp): string | undefined {
+  return typeof text === 'string' ? pattern.exec(text)?.[1] : undefined;
+}

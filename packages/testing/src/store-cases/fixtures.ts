@@ -1,0 +1,98 @@
+import type { Collection, CollectionSchema, Condition, Order, Store, StoredRecord } from '@resourcery/core/store';
+
+/** Where a case runs: the store under test and the schema of the case's fresh collection. */
+export interface CaseHome {
+  readonly store: Store;
+  readonly schema: CollectionSchema;
+}
+
+/**
+ * One named check of the Collection interface; receives a fresh, empty collection of the
+ * store under test (and, for cases that need more, the store and the collection's schema).
+ */
+export type StoreCase = (collection: Collection, home: CaseHome) => Promise<void>;
+
+/** Cases about one method or topic; each runs on its own empty collection. */
+export interface StoreCaseGroup {
+  readonly name: string;
+  readonly cases: Readonly<Record<string, StoreCase>>;
+}
+
+/** Declares a group of cases. */
+export function storeGroup(name: string, cases: Record<string, StoreCase>): StoreCaseGroup {
+  return { name, cases };
+}
+
+/**
+ * The suite's collection: a book with one attribute of every type, the nullable ones covering
+ * `null` handling. `name` has a maximum length (SQL stores size a VARCHAR by it) and `author`
+ * has none (an unbounded TEXT), so both kinds of string column are exercised.
+ *
+ * @example
+ * ```ts
+ * const store = provider.collection(suiteSchema('books_1'));
+ * ```
+ */
+export function suiteSchema(name: string): CollectionSchema {
+  return {
+    name,
+    attributes: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'name', type: 'string', nullable: false, maxLength: 500 },
+      { name: 'author', type: 'string', nullable: false },
+      { name: 'year', type: 'integer', nullable: true },
+      { name: 'price', type: 'number', nullable: true },
+      { name: 'available', type: 'boolean', nullable: true },
+    ],
+    indexed: ['name', 'author', 'year', 'price', 'available'],
+  };
+}
+
+/** What the suite writes: `name` and `author` are required, the rest optional. */
+export type BookValues = { name: string; author: string; year?: number | null; price?: number | null } & {
+  available?: boolean | null;
+};
+
+/** Creates the books one after the other (so ids follow the list) and answers the stored records. */
+export async function seed(store: Collection, books: readonly BookValues[]): Promise<StoredRecord[]> {
+  const stored: StoredRecord[] = [];
+  for (const book of books) stored.push(await store.create(book));
+  return stored;
+}
+
+/** Books that differ in every attribute, with ties and nulls, for filter and order cases. */
+export const library: readonly BookValues[] = [
+  { name: 'Dune', author: 'Herbert', year: 1965, price: 9.99, available: true },
+  { name: 'Emma', author: 'Austen', year: 1815, price: 4.5, available: false },
+  { name: 'Persuasion', author: 'Austen', year: 1817, price: null, available: true },
+  { name: 'Ubik', author: 'Dick', year: null, price: 7.25, available: null },
+  { name: 'Valis', author: 'Dick', year: 1981, price: 7.25, available: false },
+  { name: 'Children of Dune', author: 'Herbert', year: 1976, price: 12, available: true },
+  { name: 'Sanditon', author: 'Austen', year: null, price: -1.5, available: null },
+];
+
+/** Every record matching `where` in `order` (id ascending by default), without paging. */
+export async function list(
+  store: Collection,
+  order: readonly Order[] = [{ field: 'id', direction: 'asc' }],
+  where: readonly Condition[] = [],
+): Promise<StoredRecord[]> {
+  return (await store.list({ where, order, limit: 1000, offset: 0, count: false })).records;
+}
+
+/** The ids of records, in their order. */
+export function ids(records: readonly StoredRecord[]): number[] {
+  return records.map((record) => record.id);
+}
+
+/** `field IN (values)`. */
+export function where(field: string, ...values: Condition['values']): Condition {
+  return { field, values };
+}
+
+/** Sort keys from `'author', '-year', 'id'` shorthand. */
+export function orderBy(...keys: string[]): Order[] {
+  return keys.map((key) =>
+    key.startsWith('-') ? { field: key.slice(1), direction: 'desc' } : { field: key, direction: 'asc' },
+  );
+}

@@ -1,0 +1,3 @@
+import { packageBuild } from '../../tsup.shared.js';
+
+export default packageBuild({ external: ['vitest'] });
