@@ -2,7 +2,7 @@
 // dependency: the types are read from the resource declaration with `import type`.
 export { indexQueryString, parseLinks } from './query-string.js';
 export { type ClientOptions, pluralize, type ResourceClient, resourceClient } from './resource-client.js';
-export { type Problem, type ProblemCode, ResourceError } from './resource-error.js';
+export { PROBLEM_CODES, type Problem, type ProblemCode, ResourceError } from './resource-error.js';
 export type {
   CallOptions,
   ClientRecord,

@@ -1,3 +1,4 @@
+import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
 import { indexQueryString, pageOf, parseLinks, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
 import type {
@@ -97,7 +98,14 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
   // A browser's `fetch` must be called unbound from `window`, never as a method of another object.
   const send = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
 
-  async function request(method: string, target: string, call: CallOptions = {}, body?: unknown): Promise<Response> {
+  /** Sends one action's request (its method from the action table) to `target`. */
+  async function request(
+    action: ClientAction,
+    target: string,
+    call: CallOptions = {},
+    body?: unknown,
+  ): Promise<Response> {
+    const spec = CLIENT_ACTIONS[action];
     const shared = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(shared);
     new Headers(call.headers).forEach((value, key) => {
@@ -105,10 +113,12 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     });
     if (!headers.has('accept')) headers.set('accept', 'application/json, application/problem+json');
     if (body !== undefined) headers.set('content-type', 'application/json');
-    const init: RequestInit = { method, headers, signal: call.signal };
+    const init: RequestInit = { method: spec.method, headers, signal: call.signal };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await send(target, init);
     if (!response.ok) throw await ResourceError.fromResponse(response);
+    // A success without content (destroy's 204) has no body to read: release the connection.
+    if (spec.status === 204) await response.body?.cancel();
     return response;
   }
 
@@ -120,15 +130,17 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     return value;
   }
 
-  const memberUrl = (id: number) => `${url}/${encodeURIComponent(String(id))}`;
+  /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
+  const urlOf = (action: ClientAction, id?: number) =>
+    CLIENT_ACTIONS[action].target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : url;
   const record = async (response: Response) => (await member(response, name)) as T;
 
   const client: ResourceClient<R, T> = {
     url,
     async index(params, call) {
       const query = indexQueryString(params as RawIndexParams | undefined);
-      const target = query ? `${url}?${query}` : url;
-      const response = await request('GET', target, call);
+      const target = query ? `${urlOf('index')}?${query}` : urlOf('index');
+      const response = await request('index', target, call);
       const records = await member(response, plural);
       if (!Array.isArray(records)) throw ResourceError.unexpected(response, `"${plural}" is not a list`);
       const links = parseLinks(response.headers.get('link'), response.url || target);
@@ -151,17 +163,16 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
       }
     },
     async show(id, call) {
-      return record(await request('GET', memberUrl(id), call));
+      return record(await request('show', urlOf('show', id), call));
     },
     async create(values, call) {
-      return record(await request('POST', url, call, values));
+      return record(await request('create', urlOf('create'), call, values));
     },
     async update(id, changes, call) {
-      return record(await request('PATCH', memberUrl(id), call, changes));
+      return record(await request('update', urlOf('update', id), call, changes));
     },
     async destroy(id, call) {
-      const response = await request('DELETE', memberUrl(id), call);
-      await response.body?.cancel();
+      await request('destroy', urlOf('destroy', id), call);
     },
   };
   return client;

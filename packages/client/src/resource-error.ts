@@ -1,29 +1,43 @@
 /**
- * The problem codes the server sends, and `unexpected_response` for an answer that is not a problem.
+ * Every problem code the server answers with, one per kind of problem (the `code` member of a
+ * problem+json body). The same list as the server's (`PROBLEM_STATUS` of `@resourcery/core`);
+ * a test keeps the two in step. Codes your own hooks throw may come on top of these.
+ *
+ * @example
+ * ```ts
+ * const known = (PROBLEM_CODES as readonly string[]).includes(error.code);
+ * ```
+ */
+export const PROBLEM_CODES = Object.freeze([
+  'bad_request',
+  'invalid_query',
+  'malformed_body',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'precondition_failed',
+  'payload_too_large',
+  'uri_too_long',
+  'unsupported_media_type',
+  'validation_failed',
+  'too_many_requests',
+  'request_too_large',
+  'internal_error',
+  'service_unavailable',
+] as const);
+
+/**
+ * The problem codes the server sends ({@link PROBLEM_CODES}), `unexpected_response` for an
+ * answer that is not a problem, and any other string (a code thrown by your own hooks).
  *
  * @example
  * ```ts
  * if (error.code === 'validation_failed') showErrors(error.errors);
  * ```
  */
-export type ProblemCode =
-  | 'bad_request'
-  | 'invalid_query'
-  | 'malformed_body'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'precondition_failed'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'validation_failed'
-  | 'too_many_requests'
-  | 'internal_error'
-  | 'service_unavailable'
-  | 'unexpected_response'
-  | (string & {});
+export type ProblemCode = (typeof PROBLEM_CODES)[number] | 'unexpected_response' | (string & {});
 
 /**
  * An RFC 9457 problem details object as the server sends it (extension members included).

@@ -1,8 +1,17 @@
 import 'reflect-metadata';
-import { defineResource } from '@resourcery/core';
+import { defineResource, type ProblemCode as ServerProblemCode } from '@resourcery/core';
+import type { ActionName } from '@resourcery/core/adapter';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type IndexResult, ResourceError, type ResourceType, resourceClient } from '../src/index.js';
+import { CLIENT_ACTIONS } from '../src/actions.js';
+import {
+  type IndexResult,
+  PROBLEM_CODES,
+  type ProblemCode,
+  ResourceError,
+  type ResourceType,
+  resourceClient,
+} from '../src/index.js';
 
 // Checked by the compiler only (Vitest's typecheck and `tsc`): every `@ts-expect-error` below is
 // a mistake the client's types must refuse, so this file stops compiling if they accept it.
@@ -98,4 +107,11 @@ describe('the options check the declaration', () => {
 it('types the errors', () => {
   expectTypeOf<ResourceError['errors']>().toEqualTypeOf<Readonly<Record<string, readonly string[]>>>();
   expectTypeOf<ResourceError['status']>().toBeNumber();
+});
+
+it('knows the problem codes and actions of the server, as types', () => {
+  expectTypeOf<(typeof PROBLEM_CODES)[number]>().toEqualTypeOf<ServerProblemCode>();
+  expectTypeOf<keyof typeof CLIENT_ACTIONS>().toEqualTypeOf<ActionName>();
+  expectTypeOf<'uri_too_long'>().toExtend<ProblemCode>();
+  expectTypeOf<ResourceError['code']>().toEqualTypeOf<ProblemCode>();
 });

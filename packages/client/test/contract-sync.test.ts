@@ -1,0 +1,61 @@
+// The client writes out its own copy of the contract (it depends on nothing at run time); these
+// tests fail as soon as that copy and the server's (`@resourcery/core/adapter`) disagree.
+import { ACTIONS, PROBLEM_STATUS } from '@resourcery/core/adapter';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_ACTIONS } from '../src/actions.js';
+import { PROBLEM_CODES, type ResourceType, resourceClient } from '../src/index.js';
+
+describe('the client agrees with the server on the contract', () => {
+  it('knows exactly the problem codes of PROBLEM_STATUS', () => {
+    expect(new Set(PROBLEM_CODES).size, 'no code is listed twice').toBe(PROBLEM_CODES.length);
+    expect([...PROBLEM_CODES].sort()).toEqual(Object.keys(PROBLEM_STATUS).sort());
+  });
+
+  it('keeps its own code for a non-problem answer out of the server codes', () => {
+    expect(Object.keys(PROBLEM_STATUS)).not.toContain('unexpected_response');
+  });
+
+  it('has the action table of ACTIONS: method, collection or member, success status', () => {
+    const server = Object.fromEntries(
+      ACTIONS.map(({ name, method, target, status }) => [name, { method, target, status }]),
+    );
+    expect(CLIENT_ACTIONS).toEqual(server);
+  });
+
+  it('sends each action with the method and to the path of ACTIONS', async () => {
+    const sent: string[] = [];
+    const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+      const method = init.method ?? 'GET';
+      const path = new URL(url, 'http://api.test').pathname;
+      sent.push(`${method} ${path}`);
+      const spec = ACTIONS.find(
+        (action) => action.method === method && (path === '/api/books') === (action.target === 'collection'),
+      );
+      if (spec?.status === 204) return new Response(null, { status: 204 });
+      const record = { id: 7, name: 'Dune' };
+      const body = path === '/api/books' && method === 'GET' ? { books: [record] } : { book: record };
+      return new Response(JSON.stringify(body), {
+        status: spec?.status ?? 500,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const books = resourceClient<ResourceType<{ name: string }, 'book'>>({ baseUrl: '/api', name: 'book', fetch });
+    const calls = {
+      create: () => books.create({ name: 'Dune' }),
+      update: () => books.update(7, { name: 'Dune' }),
+      destroy: () => books.destroy(7),
+      show: () => books.show(7),
+      index: () => books.index(),
+    } satisfies Record<(typeof ACTIONS)[number]['name'], () => Promise<unknown>>;
+    for (const action of ACTIONS) {
+      sent.length = 0;
+      const outcome = await calls[action.name]().then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      );
+      const path = action.target === 'collection' ? '/api/books' : '/api/books/7';
+      expect(sent, action.name).toEqual([`${action.method} ${path}`]);
+      expect(outcome, `${action.name} reads a ${action.status} success`).toBe('answered');
+    }
+  });
+});
