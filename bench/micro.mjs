@@ -5,14 +5,15 @@
 // request costs on a real server: there, caches are cold after the socket work and the same
 // code takes about three times as long. Usage:
 //   npm run build && node bench/micro.mjs [show,update,create]
-// CORE=<path to another build's index.js> compares two builds of @resourcery/core.
+// CORE=<path to another build's dist/> compares two builds of @resourcery/core.
 import 'reflect-metadata';
 import { Readable } from 'node:stream';
+import { toNeutralRequest } from '@resourcery/node';
 import { Book } from '../examples/books/dist/book.js';
 
-const { compiledResource, createApi, defineResource, memoryStore } = await import(
-  process.env.CORE ?? '@resourcery/core'
-);
+const core = process.env.CORE;
+const { createApi, defineResource, memoryStore } = await import(core ? `${core}/index.js` : '@resourcery/core');
+const { compiledResource } = await import(core ? `${core}/adapter.js` : '@resourcery/core/adapter');
 
 const books = defineResource({ name: 'book', model: Book });
 const store = memoryStore();
@@ -28,8 +29,9 @@ function withBody(method, path, text) {
   const stream = new Readable({ read() {} });
   stream.push(Buffer.from(text));
   stream.push(null);
-  const headers = { ...HEADERS, 'content-length': String(Buffer.byteLength(text)) };
-  return { method, path, basePath: '/api', rawQuery: '', headers, body: stream };
+  // What the node:http adapter hands the core: the stream, and its fast reader.
+  Object.assign(stream, { method, headers: { ...HEADERS, 'content-length': String(Buffer.byteLength(text)) } });
+  return toNeutralRequest(stream, { basePath: '/api', path, rawQuery: '' });
 }
 
 const cases = {

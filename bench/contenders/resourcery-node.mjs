@@ -1,6 +1,7 @@
 // The library on plain node:http: the books example's resource through `createListener` of the
 // built @resourcery/node adapter, over the memory store of the built @resourcery/core.
-import { compiledResource, memoryStore } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
 import { createListener } from '@resourcery/node';
 import { books as bookResource } from '../../examples/books/dist/book.js';
 import { serve } from '../lib/serve.mjs';

@@ -1,6 +1,7 @@
 // The library as a user runs it: the books example's app (examples/books/dist/app.js, the
 // built `createApp`) over the memory store of the built @resourcery/core.
-import { compiledResource, memoryStore } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
 import { createApp } from '../../examples/books/dist/app.js';
 import { books as bookResource } from '../../examples/books/dist/book.js';
 import { serve } from '../lib/serve.mjs';

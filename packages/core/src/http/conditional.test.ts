@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { etagOf } from './conditional.js';
+import { digest22, portableDigest22 } from './digest.js';
 
 /** The tag as first defined: SHA-256 of the JSON of the sorted `[field, value]` pairs. */
 function reference(record: Record<string, unknown>): string {
@@ -27,6 +28,17 @@ describe('etagOf', () => {
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), scalar), { minLength: 1, maxLength: 4 }), (records) => {
         for (const record of records) expect(etagOf(record)).toBe(reference(record));
+      }),
+    );
+  });
+});
+
+describe('digest22', () => {
+  it('gives the same digest in portable JavaScript as with the runtime hash, on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(portableDigest22(text)).toBe(hash('sha256', text, 'base64url').slice(0, 22));
+        expect(digest22(text)).toBe(portableDigest22(text));
       }),
     );
   });

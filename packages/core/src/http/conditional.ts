@@ -1,8 +1,7 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { HttpError } from '../errors/http-error.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
+import { digest22 } from './digest.js';
 
 /**
  * The entity tag of a record: a strong tag hashed from its whole stored state (hidden fields
@@ -21,14 +20,7 @@ export function etagOf(record: Readonly<Record<string, unknown>>): string {
     const field = fields[i] as string;
     state += `${i === 0 ? '' : ','}[${quoted(field)},${jsonOf(record[field])}]`;
   }
-  // SHA-256 in portable JavaScript (no runtime crypto module): its first 22 base64url characters.
-  return `"${base64url(sha256(utf8ToBytes(`${state}]`)).subarray(0, 17)).slice(0, 22)}"`;
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `"${digest22(`${state}]`)}"`;
 }
 
 /** The last key order seen and its sorted copy: records of one store share their key order. */

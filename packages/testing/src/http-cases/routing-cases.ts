@@ -31,6 +31,24 @@ export const routingCases = group('routing', (api) => api.create({ name: 'Dune',
     expect(await api.list()).toEqual([book]);
   },
 
+  'HEAD answers as GET without a body; OPTIONS is 204 with Allow': async (api, book) => {
+    for (const path of ['/books', `/books/${book.id}`]) {
+      const got = await api.get(path);
+      const head = await api.send('HEAD', path);
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
+      expect(head.headers.get('content-type')).toBe(got.headers.get('content-type'));
+      expect(head.headers.get('etag')).toBe(got.headers.get('etag'));
+    }
+    expect((await api.send('HEAD', `/books/${book.id + 1_000_000}`)).status).toBe(404);
+    const collection = await api.send('OPTIONS', '/books');
+    expect(collection.status).toBe(204);
+    expect(allowOf(collection)).toEqual(['GET', 'HEAD', 'POST', 'OPTIONS']);
+    const member = await api.send('OPTIONS', `/books/${book.id}`);
+    expect(member.status).toBe(204);
+    expect(allowOf(member)).toEqual(['GET', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS']);
+  },
+
   'an unknown path under the base is a 404 problem': async (api, book) => {
     for (const path of ['/authors', '/authors/1', '/book', '/Books', `/books/${book.id}/chapters`, '/']) {
       expectProblem(await api.get(path), 404);
