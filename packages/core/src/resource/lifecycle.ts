@@ -18,15 +18,11 @@ type Rec = RecordOf<Record<string, unknown>>;
  * hooks, the scope step, the action's steps, render, after hooks; a thrown error goes through
  * the error hooks. Leaves the outcome in `ctx.status`, `ctx.headers` and `ctx.result`.
  */
-export async function runAction(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
+export function runAction(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
+  // The common case (no around or error hooks) adds no async layer of its own.
   const around = hooks.around[ctx.action];
-  try {
-    if (around.length === 0) await runHooksAndSteps(ctx, hooks, request);
-    else await aroundHooks(ctx, hooks, request, 0);
-  } catch (error) {
-    if (hooks.error.length === 0) throw error;
-    await errorHooks(ctx, hooks, error);
-  }
+  const run = around.length === 0 ? runHooksAndSteps(ctx, hooks, request) : aroundHooks(ctx, hooks, request, 0);
+  return hooks.error.length === 0 ? run : run.catch((error: unknown) => errorHooks(ctx, hooks, error));
 }
 
 async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralRequest, index: number) {
