@@ -12,6 +12,7 @@ export const workspaceAliases = {
   '@resourcery/testing': here('./packages/testing/src/index.ts'),
   '@resourcery/core': here('./packages/core/src/index.ts'),
   '@resourcery/express': here('./packages/express/src/index.ts'),
+  '@resourcery/fetch': here('./packages/fetch/src/index.ts'),
   '@resourcery/client': here('./packages/client/src/index.ts'),
   '@resourcery/node': here('./packages/node/src/index.ts'),
   '@resourcery/sql': here('./packages/sql/src/index.ts'),
