@@ -1,8 +1,8 @@
 // Child process entry: `node bench/server.mjs <contender> <books>`. Loads the contender from
 // bench/contenders/<name>.mjs, lets it build its server over the generated books, and tells the
 // parent the port over IPC. Then it obeys the parent's messages, answering each with
-// `{ type: 'done', id, result }`: `cpu` answers the CPU time this process used so far (µs, user +
-// system); `profile-start` and `profile-stop` (with a `file` to write the V8 CPU profile to)
+// `{ type: 'done', id, result }`: `cpu` answers the CPU time the server used so far (µs, user +
+// system: this process's, or the contender's own child's when it runs another runtime); `profile-start` and `profile-stop` (with a `file` to write the V8 CPU profile to)
 // bracket the timed rounds of one scenario; `stop` closes the server and exits.
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -15,6 +15,7 @@ let session;
 
 const commands = {
   cpu() {
+    if (server.cpu) return server.cpu(); // a server in a process of its own (another runtime)
     const { user, system } = process.cpuUsage();
     return user + system;
   },

@@ -1,6 +1,6 @@
-// Bundles the books example's server (examples/books/src/server.ts) with the workspace packages
-// taken from their sources, so that it runs without a build: used by the end-to-end tests
-// (e2e/helpers/example-server.ts) and by the soak test (bench/soak.mjs).
+// Bundles the books example's server (examples/books/src/server.ts, or another entry such as
+// server-fetch.ts) with the workspace packages taken from their sources, so that it runs without
+// a build: used by the end-to-end tests (e2e/helpers/) and by the soak test (bench/soak.mjs).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,15 +16,16 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 
 /**
- * Writes the bundle into `node_modules/.cache/<cacheName>`, where Node finds the installed
- * dependencies (express, the drivers...), which stay outside it; answers the bundle's path.
+ * Writes the bundle of `examples/books/src/<entry>` into `node_modules/.cache/<cacheName>`, where
+ * Node (or Bun, Deno) finds the installed dependencies (express, the drivers...), which stay
+ * outside it; answers the bundle's path.
  */
-export async function bundleExampleServer(cacheName) {
+export async function bundleExampleServer(cacheName, entry = 'server.ts') {
   const folder = join(root, 'node_modules/.cache', cacheName);
   mkdirSync(folder, { recursive: true });
-  const outfile = join(folder, `books-server-${process.pid}.mjs`);
+  const outfile = join(folder, `books-${entry.replace(/\.ts$/, '')}-${process.pid}.mjs`);
   await build({
-    entryPoints: [join(root, 'examples/books/src/server.ts')],
+    entryPoints: [join(root, 'examples/books/src', entry)],
     outfile,
     bundle: true,
     platform: 'node',

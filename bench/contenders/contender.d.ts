@@ -8,6 +8,8 @@ export interface SeedBook {
 export interface RunningServer {
   port: number;
   close(): Promise<void>;
+  /** CPU time (µs) of the process that serves, when it is not this one (a Bun child). */
+  cpu?(): number;
 }
 
 /**

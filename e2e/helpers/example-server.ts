@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { bundleExampleServer as bundle } from '../../scripts/bundle-example-server.mjs';
 
-/** Bundles the example's server from the workspace sources, as the tests see them; answers its path. */
-export function bundleExampleServer(): Promise<string> {
-  return bundle('resourcery-tests');
+/**
+ * Bundles the example's server (`examples/books/src/<entry>`, default `server.ts`) from the
+ * workspace sources, as the tests see them; answers its path.
+ */
+export function bundleExampleServer(entry?: string): Promise<string> {
+  return bundle('resourcery-tests', entry);
 }
 
 /** The example's server running in a child process. */
@@ -23,16 +26,28 @@ export class ExampleServer {
     return this.baseUrl.replace(/\/api$/, '');
   }
 
-  /** Starts the bundled server on a free port with `DATABASE_URL` and waits until it listens. */
-  static async start(bundle: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ExampleServer> {
-    const child = spawn(process.execPath, [bundle], {
+  /**
+   * Starts the bundled server on a free port with `DATABASE_URL` and waits until it listens.
+   * `command` runs it: Node by default, or another runtime (`[bun]`, `[deno, 'run', '-A']`).
+   */
+  static async start(
+    bundle: string,
+    databaseUrl: string,
+    env: Record<string, string> = {},
+    command: readonly string[] = [process.execPath],
+  ): Promise<ExampleServer> {
+    const [executable = process.execPath, ...args] = command;
+    const child = spawn(executable, [...args, bundle], {
       env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     let server: ExampleServer | undefined;
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 15_000);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL'); // no process is left behind
+        reject(new Error(`the server did not start:\n${output}`));
+      }, 15_000);
       const read = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-10_000);
         const match = /http:\/\/localhost:(\d+)\/api/.exec(output);

@@ -23,7 +23,65 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 
 function toResponse(response: NeutralResponse, method: string): Response {
   const empty = response.body === undefined || NO_BODY.has(response.status) || method === 'HEAD';
-  return new Response(empty ? null : response.body, { status: response.status, headers: response.headers });
+  let { headers } = response;
+  // The runtime owns the connection. Given `Connection: close` (a 413 before the body ended),
+  // Bun closes at once and a client still sending gets EPIPE instead of the answer; without it,
+  // the connection stays while `drain` reads the rest of the body (see `requestBody`).
+  if ('Connection' in headers) {
+    headers = { ...headers };
+    delete headers.Connection;
+  }
+  return new Response(empty ? null : response.body, { status: response.status, headers });
+}
+
+/** How long, and how much of, a body the core left unread is read and discarded after the answer. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The request body as the core reads it, without cancelling the stream when the core stops
+ * early (a 413); `drain` then reads and discards the rest (at most 16 MiB or 5 seconds), as the
+ * Node adapter's lingering close does: a runtime that keeps the connection (Node under
+ * @hono/node-server) finds the next request where it expects it, and a client still sending
+ * reads its answer instead of a reset. Past the bounds the stream is cancelled. `request.body`
+ * is only touched when there is one to read (@hono/node-server builds a whole Request for it).
+ */
+function requestBody(request: Request, headers: Record<string, string>) {
+  if (request.method === 'GET' || request.method === 'HEAD') return { body: undefined, drain: () => {} };
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let state: 'unread' | 'reading' | 'read' = 'unread';
+  const next = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    reader ??= request.body?.getReader();
+    state = 'reading';
+    const result = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (result.done) state = 'read';
+    return result;
+  };
+  const body: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({ next, return: async () => ({ done: true, value: undefined }) }),
+  };
+  const readDeclaredBody = async () => {
+    state = 'read';
+    return new Uint8Array(await request.arrayBuffer());
+  };
+  const drain = async (): Promise<void> => {
+    const declared = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+    if (state === 'read' || (state === 'unread' && !declared)) return;
+    const cancel = () => reader?.cancel().catch(() => undefined);
+    const timer = setTimeout(cancel, LINGER_MS);
+    try {
+      let discarded = 0;
+      for (let chunk = await next(); !chunk.done; chunk = await next()) {
+        discarded += chunk.value.byteLength;
+        if (discarded > LINGER_BYTES) return void (await cancel());
+      }
+    } catch {
+      // The client gave up: nothing is left to read.
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { body, readDeclaredBody, drain };
 }
 
 function lowerCaseHeaders(headers: Headers): Record<string, string> {
@@ -53,23 +111,25 @@ export function createFetchHandler<S = Record<string, unknown>>(options: FetchOp
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname;
+    const headers = lowerCaseHeaders(request.headers);
+    const { body, readDeclaredBody, drain } = requestBody(request, headers);
+    let response: NeutralResponse;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) {
-      const problem = toProblemResponse(
-        new HttpError(404, 'not_found', { detail: `No resource at ${path.slice(0, 200)}` }),
-      );
-      problem.headers['X-Content-Type-Options'] = 'nosniff';
-      return toResponse(problem, request.method);
+      response = toProblemResponse(new HttpError(404, 'not_found', { detail: `No resource at ${path.slice(0, 200)}` }));
+      response.headers['X-Content-Type-Options'] = 'nosniff';
+    } else {
+      response = await api.handle({
+        method: request.method,
+        path: path.slice(basePath.length),
+        basePath,
+        rawQuery: url.search.slice(1),
+        headers,
+        body,
+        readDeclaredBody,
+        native: request,
+      });
     }
-    const response = await api.handle({
-      method: request.method,
-      path: path.slice(basePath.length),
-      basePath,
-      rawQuery: url.search.slice(1),
-      headers: lowerCaseHeaders(request.headers),
-      body: (request.body as AsyncIterable<Uint8Array> | null) ?? undefined,
-      readDeclaredBody: async () => new Uint8Array(await request.arrayBuffer()),
-      native: request,
-    });
+    void drain(); // after the answer, not before it
     return toResponse(response, request.method);
   };
   return Object.assign(handler, { api });
