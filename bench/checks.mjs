@@ -127,7 +127,7 @@ export async function answer(port, request) {
   const headers = {};
   for (const name of KEY_HEADERS) {
     const value = response.headers.get(name);
-    if (value !== null) headers[name] = value;
+    if (value !== null) headers[name] = name === 'link' ? decodedTargets(value) : value;
   }
   const text = await response.text();
   let body = text;
@@ -136,6 +136,21 @@ export async function answer(port, request) {
     if (headers['content-type'].startsWith('application/problem+json')) delete body.detail;
   }
   return { status: response.status, headers, body };
+}
+
+/**
+ * A Link header with its targets percent-decoded: the library encodes every query character a
+ * link may not hold raw (`,` as `%2C`), hand-written servers copy the query as sent; both name
+ * the same URLs.
+ */
+function decodedTargets(link) {
+  return link.replace(/<([^>]*)>/g, (_, target) => {
+    try {
+      return `<${decodeURIComponent(target)}>`;
+    } catch {
+      return `<${target}>`;
+    }
+  });
 }
 
 function show(value) {

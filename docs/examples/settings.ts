@@ -15,8 +15,8 @@ export const books = defineResource({
     create: ['name', 'author'], // what create may set (else 422 "cannot be set")
     update: ['name'], // what update may change (else 422 "cannot be changed")
     show: ['name', 'author'], // what responses show (id always)
-    filter: ['author'], // what filter[...] may use (else 400 naming it)
-    sort: ['name', 'id'], // what sort may use (else 400 naming it)
+    filter: ['author'], // what filter[...] may use (else 400 naming it); default: id and show
+    sort: ['name', 'id'], // what sort may use (else 400 naming it); default: id and show
     readOnly: ['ownerId'], // never sent by clients (id always is)
   },
   defaultSort: '-id', // the index's order when no sort is given

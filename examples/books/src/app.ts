@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Store } from '@resourcery/core';
-import { compiledResource } from '@resourcery/core/adapter';
+import { compiledResource, HttpError, toProblemResponse } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import morgan from 'morgan';
@@ -23,14 +23,18 @@ export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 
   app.disable('x-powered-by');
   if (logRequests) app.use(morgan('tiny'));
   // Also serves the OpenAPI document at /api/openapi.json and its docs page at /api/docs.
-  const api = resourcery({ resources: [books], store, openapi: { title: 'Books API', version: '1.0.0' } });
+  const api = resourcery({
+    resources: [books],
+    store,
+    openapi: { title: 'Books API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },
+  });
   const probe = store.collection(compiledResource(books).schema);
 
   app.get('/healthz', (_req, res) => {
-    res.set('cache-control', 'no-store').json({ status: 'ok' });
+    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    res.set('cache-control', 'no-store');
+    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     let timer: NodeJS.Timeout | undefined;
     try {
       const check = (async () => {
@@ -70,5 +74,11 @@ export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 
   });
 
   app.use('/api', api);
+  // Outside /api too, an unknown path is a problem+json 404 (not Express's HTML page), never sniffed.
+  app.use((req, res) => {
+    const path = req.path.length > 100 ? `${req.path.slice(0, 100)}… (${req.path.length} characters)` : req.path;
+    const problem = toProblemResponse(new HttpError(404, 'not_found', { detail: `No resource at ${path}` }));
+    res.status(problem.status).set(problem.headers).set('x-content-type-options', 'nosniff').end(problem.body);
+  });
   return app;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { answerClientErrors } from '@resourcery/node';
+import { answerClientErrors, deferContinue } from '@resourcery/node';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
 import { storeFromUrl } from './store-from-url.js';
@@ -32,6 +32,8 @@ const server = createServer((req, res) => {
 });
 // Requests Node cannot parse (oversized headers...) get a problem+json too.
 answerClientErrors(server);
+// `Expect: 100-continue`: the 100 only once the body is read, so that a 413 or 401 comes at once.
+deferContinue(server);
 
 server.listen(port, () => {
   const address = server.address();

@@ -50,4 +50,14 @@ describe('parseLinks and pageOf', () => {
     expect(pageOf('/api/books?page=2')).toBe(2);
     expect(pageOf('/api/books')).toBeUndefined();
   });
+
+  it('leaves out a target on another origin than the request', () => {
+    const evil =
+      '</api/books?page=1>; rel="first", <https://evil.example/steal?page=2>; rel="next", <//evil.example/x>; rel="last", <http://localhost:3001/api/books?page=0>; rel="prev"';
+    expect(parseLinks(evil, 'http://localhost:3000/api/books')).toEqual({
+      first: 'http://localhost:3000/api/books?page=1',
+    });
+    expect(parseLinks(evil, '/api/books')).toEqual({ first: '/api/books?page=1' });
+    expect(parseLinks('<javascript:alert(1)>; rel="next"', 'http://localhost:3000/api/books')).toEqual({});
+  });
 });

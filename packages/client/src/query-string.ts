@@ -45,17 +45,32 @@ export function indexQueryString(params: RawIndexParams = {}): string {
   return parts.join('&');
 }
 
-/** `reference` made absolute against `base`, or kept as is when `base` is itself relative. */
-function resolve(reference: string, base: string): string {
+/** A scheme (`https:`) or a network path (`//host`): a reference that may leave the base's origin. */
+const LEAVES_ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|[\\/]{2})/;
+
+/**
+ * `reference` made absolute against `base` when `base` is absolute, else kept as is; `undefined`
+ * when it points to another origin than `base`'s (or may, for a relative `base`).
+ */
+function sameOrigin(reference: string, base: string): string | undefined {
+  let origin: URL;
   try {
-    return new URL(reference, base).href;
+    origin = new URL(base);
   } catch {
-    return reference;
+    return LEAVES_ORIGIN.test(reference.trim()) ? undefined : reference;
+  }
+  try {
+    const url = new URL(reference, origin);
+    return url.origin === origin.origin && url.origin !== 'null' ? url.href : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * The targets of an RFC 8288 `Link` header by relation, resolved against `base` when it is absolute.
+ * The targets of an RFC 8288 `Link` header by relation, resolved against `base` (the URL the
+ * request was sent to) when it is absolute. A target on another origin than `base`'s is left
+ * out, so a client never follows pagination off the server it asked.
  *
  * @example
  * ```ts
@@ -66,10 +81,10 @@ function resolve(reference: string, base: string): string {
 export function parseLinks(header: string | null, base: string): Partial<Record<PageRelation, string>> {
   const links: Partial<Record<PageRelation, string>> = {};
   for (const match of (header ?? '').matchAll(/<([^>]*)>\s*;\s*rel="?([^";,]+)"?/g)) {
+    const target = sameOrigin(match[1] as string, base);
+    if (target === undefined) continue;
     for (const rel of (match[2] as string).split(/\s+/)) {
-      if (rel === 'first' || rel === 'prev' || rel === 'next' || rel === 'last') {
-        links[rel] = resolve(match[1] as string, base);
-      }
+      if (rel === 'first' || rel === 'prev' || rel === 'next' || rel === 'last') links[rel] = target;
     }
   }
   return links;

@@ -17,9 +17,9 @@ async function run(body: unknown, rules: InputRules): Promise<Record<string, unk
   }
 }
 
-/** Length as the model's `@Length(1, 500)` (class-validator) counts it: by code point, without variation selectors. */
+/** Length as the contract and every store count it: in code points (a variation selector is one). */
 function characters(text: string): number {
-  return Array.from(text).filter((char) => char !== '\uFE0E' && char !== '\uFE0F').length;
+  return Array.from(text).length;
 }
 
 const KEYS = ['name', 'author', 'id', 'book', '__proto__', 'constructor', 'prototype', 'toString', 'year', ''];

@@ -1,6 +1,7 @@
-import { type Api, type ApiOptions, createApi, type NeutralRequest } from '@resourcery/core/adapter';
-import { toNeutralRequest as fromNode, writeResponse } from '@resourcery/node';
+import { type Api, type ApiOptions, createApi, HttpError, type NeutralRequest } from '@resourcery/core/adapter';
+import { closeGracefully, toNeutralRequest as fromNode, writeResponse } from '@resourcery/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { mountedExactly, unknownBase } from './mount-paths.js';
 
 /** The Express middleware returned by {@link resourcery}; `api` is the neutral core behind it. */
 export type ResourceryMiddleware = RequestHandler & { readonly api: Api };
@@ -9,6 +10,14 @@ export type ResourceryMiddleware = RequestHandler & { readonly api: Api };
 export interface ResourceryOptions<S = Record<string, unknown>> extends Omit<ApiOptions<S>, 'state'> {
   /** Builds `ctx.state` for each request, e.g. `(req) => ({ user: req.user })`. */
   state?: (req: Request) => S | Promise<S>;
+  /**
+   * Pass errors to `next(err)`, for the app's error handler, instead of answering them as
+   * `application/problem+json`: what hooks and steps throw, the library's own 4xx (404, 413,
+   * 422...) and store errors, as an `HttpError` (`status`, `code`, `detail`, `headers` to send,
+   * `errors`, the store error as `cause`), or what was thrown when it is unexpected (a 500, then
+   * not logged by the API: the app's handler logs it). Default `false`.
+   */
+  forwardErrors?: boolean;
 }
 
 /**
@@ -39,7 +48,9 @@ export function toNeutralRequest(req: Request): NeutralRequest {
 /**
  * Mounts resources on Express 4 or 5. It reads request bodies itself (JSON only, with the
  * resources' size limits) and parses the raw query string itself, so it needs no
- * `express.json()` and does not depend on the app's `query parser` setting.
+ * `express.json()` and does not depend on the app's `query parser` setting. Paths are
+ * case-sensitive, the mount path included: Express matches `app.use('/api', ...)` for `/API`
+ * too, and the middleware answers that 404 itself (on Express 5, where the mount path is known).
  *
  * @example
  * ```ts
@@ -58,11 +69,23 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
             options.state &&
             ((request) => (options.state as NonNullable<typeof options.state>)(request.native as Request)),
         });
+  const handling = 'handle' in options || !options.forwardErrors ? undefined : { rejectErrors: true };
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    api.handle(toNeutralRequest(req)).then((response) => {
-      res.removeHeader('X-Powered-By'); // do not advertise the framework
-      writeResponse(res, response);
-    }, next);
+    if (!mountedExactly(req, middleware)) {
+      writeResponse(res, unknownBase(req));
+      return;
+    }
+    api.handle(toNeutralRequest(req), handling).then(
+      (response) => {
+        res.removeHeader('X-Powered-By'); // do not advertise the framework
+        writeResponse(res, response);
+      },
+      (error: unknown) => {
+        // A 413 while the body is still coming: whatever the app answers closes the connection gracefully.
+        if (error instanceof HttpError && /\bclose\b/i.test(error.headers.Connection ?? '')) closeGracefully(res);
+        next(error);
+      },
+    );
   };
   return Object.assign(middleware, { api });
 }

@@ -52,4 +52,6 @@ export function createListener<S = Record<string, unknown>>(
 }
 
 export { answerClientErrors } from './client-errors.js';
+export { closeGracefully } from './close-gracefully.js';
+export { deferContinue } from './defer-continue.js';
 export { toNeutralRequest, writeResponse } from './node-request.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NeutralRequest, NeutralResponse } from '@resourcery/core/adapter';
+import { closeGracefully } from './close-gracefully.js';
 
 /** Lower-case headers with repeated ones joined by `, ` (Node keeps a few, like set-cookie, as arrays). */
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
@@ -20,6 +21,7 @@ function headersOf(req: IncomingMessage): Record<string, string | undefined> {
  * stream something else already started reading is iterated instead.
  */
 function readDeclared(req: IncomingMessage): Promise<Uint8Array> {
+  if (req.destroyed) return Promise.reject(new Error('The request was closed before its body was read'));
   if (req.readableEnded || req.readableFlowing !== null) return collect(req);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -48,6 +50,15 @@ async function collect(req: IncomingMessage): Promise<Uint8Array> {
 }
 
 /**
+ * The body as chunks for a reader that may stop early (a chunked body over the limit): stopping
+ * leaves the request readable, where iterating `req` itself would destroy it, so that the rest
+ * of the body can still be drained (and counted) while the connection closes gracefully.
+ */
+function chunksOf(req: IncomingMessage): AsyncIterable<Uint8Array> {
+  return { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) };
+}
+
+/**
  * Translates a Node request into the core's neutral request. `path` is below `basePath`.
  * `consumed` says that an earlier body parser (`express.json()`) read the stream already,
  * leaving what it parsed in `parsedBody`.
@@ -69,7 +80,7 @@ export function toNeutralRequest(
     basePath: where.basePath,
     rawQuery: where.rawQuery,
     headers: headersOf(req),
-    body: consumed ? undefined : req,
+    body: consumed ? undefined : chunksOf(req),
     readDeclaredBody: consumed ? undefined : () => readDeclared(req),
     parsedBody: consumed ? where.parsedBody : undefined,
     native: req,
@@ -79,7 +90,9 @@ export function toNeutralRequest(
 /**
  * Writes a neutral response in one `writeHead`, adding `Content-Length` when the response has
  * a body and does not set it (so that Node frames it with a length, not chunked encoding).
- * Headers set earlier on `res` (CORS...) are kept; the response's win on the same name.
+ * Headers set earlier on `res` (CORS...) are kept; the response's win on the same name. A
+ * response that closes the connection before the request's body came whole (a 413) closes it
+ * gracefully ({@link closeGracefully}), so that the client reads it instead of a reset.
  *
  * @example
  * ```ts
@@ -91,6 +104,8 @@ export function writeResponse(res: ServerResponse, response: NeutralResponse): v
   if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
     headers['Content-Length'] = String(Buffer.byteLength(body));
   }
+  const connection = headers.Connection ?? headers.connection;
+  if (!res.shouldKeepAlive || (connection !== undefined && /\bclose\b/i.test(connection))) closeGracefully(res);
   res.writeHead(response.status, headers);
   res.end(body);
 }

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bodyCases } from './http-cases/body-cases.js';
 import { conditionalCases } from './http-cases/conditional-cases.js';
+import { encodingCases } from './http-cases/encoding-cases.js';
 import type { CaseGroup } from './http-cases/group.js';
+import { hostileCases } from './http-cases/hostile-cases.js';
 import { indexCases } from './http-cases/index-cases.js';
 import { limitCases } from './http-cases/limit-cases.js';
 import { paginationCases } from './http-cases/pagination-cases.js';
 import { queryErrorCases } from './http-cases/query-error-cases.js';
 import { createCases, memberCases } from './http-cases/record-cases.js';
 import { routingCases } from './http-cases/routing-cases.js';
+import { strictnessCases } from './http-cases/strictness-cases.js';
 import { validationCases } from './http-cases/validation-cases.js';
 import { HttpClient } from './http-client.js';
 
@@ -34,10 +37,13 @@ const GROUPS: readonly CaseGroup[] = [
   paginationCases,
   queryErrorCases,
   bodyCases,
+  encodingCases,
   validationCases,
   routingCases,
   conditionalCases,
   limitCases,
+  hostileCases,
+  ...strictnessCases,
 ];
 
 /**

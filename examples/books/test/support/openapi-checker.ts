@@ -32,6 +32,15 @@ type Json = any;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 // What the request body description says besides `application/json`: any `+json` type, UTF-8.
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/;
+/** The 405 of a method a path does not serve, as the document's descriptions state it. */
+const METHOD_NOT_ALLOWED = {
+  headers: { Allow: { required: true, schema: { type: 'string' } } },
+  content: {
+    'application/problem+json': {
+      schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { status: { const: 405 } } }] },
+    },
+  },
+};
 
 /**
  * Checks real exchanges against an OpenAPI 3.1 document with Ajv (draft 2020-12): finds the
@@ -48,11 +57,11 @@ export class OpenApiChecker {
   constructor(private readonly document: OpenApiDocument) {
     addFormats.default(this.ajv);
     this.ajv.addSchema({ $id: 'doc', components: document.components });
-    this.basePath = document.servers?.[0]?.url ?? '';
+    this.basePath = (document.servers?.[0]?.url ?? '').replace(/\/+$/, '');
     this.routes = Object.entries(document.paths).map(([template, item]) => ({
       template,
       item,
-      pattern: new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]*)')}$`),
+      pattern: new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`),
     }));
   }
 
@@ -84,12 +93,9 @@ export class OpenApiChecker {
       return verdict(`options ${route.template}`, 'valid');
     }
     if (!operation) {
-      this.checkResponse(
-        this.resolve({ $ref: '#/components/responses/MethodNotAllowed' }),
-        405,
-        exchange,
-        responseProblems,
-      );
+      // OpenAPI describes the methods a path has, not those it refuses: the document says in
+      // words that they answer a 405 problem with `Allow`.
+      this.checkResponse(METHOD_NOT_ALLOWED, 405, exchange, responseProblems);
       this.checkAllow(exchange, declared, responseProblems);
       return verdict(`405 on ${route.template}`, 'invalid');
     }

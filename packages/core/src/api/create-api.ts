@@ -8,9 +8,10 @@ import { compiledResource } from '../resource/define-resource.js';
 import { runAction } from '../resource/lifecycle.js';
 import type { Hooks, Resource } from '../resource/options.js';
 import type { Collection, Store } from '../store/store.js';
+import { logToConsole } from './log-to-console.js';
 import { Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
-import { problemFor } from './to-problem.js';
+import { problemFor, storeErrorToHttp } from './to-problem.js';
 
 /**
  * Options of {@link createApi} (and so of every adapter); `openapi` and `docs` serve
@@ -30,14 +31,28 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    * hooks after them.
    */
   hooks?: Hooks<unknown, S>;
-  /** Receives unexpected errors (500), store outages (503) and store constraint violations (409/422) with their cause. Default: `console.error`. */
+  /**
+   * Receives unexpected errors (500) and store outages (503), and client errors with a cause:
+   * store constraint violations (409/422), bodies the client stopped sending (400). Default:
+   * `console.error`, with the stack for a 500 or 503 and in one line for the others.
+   */
   logError?: ErrorLogger;
+}
+
+/** Options of {@link Api.handle}. */
+export interface HandleOptions {
+  /**
+   * Reject with the error instead of answering it as a problem, for a host framework's own error
+   * handling (Express's `next(err)`): an `HttpError` (store errors mapped to their 503, 409 or 422,
+   * the store error kept as `cause`) or, when unexpected, what was thrown. Nothing is logged.
+   */
+  rejectErrors?: boolean;
 }
 
 /** A set of mounted resources answering neutral requests. */
 export interface Api {
-  /** Answers one request; never throws. */
-  handle(request: NeutralRequest): Promise<NeutralResponse>;
+  /** Answers one request; never rejects, unless asked to with `rejectErrors`. */
+  handle(request: NeutralRequest, options?: HandleOptions): Promise<NeutralResponse>;
   /** Prepares the stores (tables, connections); called by the first request if not before. */
   ready(): Promise<void>;
   /** Closes the stores. */
@@ -76,8 +91,7 @@ function mergeHooks(api: HooksByAction, own: HooksByAction): HooksByAction {
  * ```
  */
 export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): Api {
-  const logError: ErrorLogger =
-    options.logError ?? ((error, { method, path }) => console.error(`[resourcery] ${method} ${path} failed:`, error));
+  const logError: ErrorLogger = options.logError ?? logToConsole;
   const apiHooks = hooksByAction(options.hooks as Hooks | undefined);
   const mounted = new Map<string, Mounted>();
   // Each store is prepared on its own: one that is down answers 503 for its resources only.
@@ -132,8 +146,11 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   }
 
   return {
-    handle(request) {
-      return answer(request).then(withNosniff, (error) => withNosniff(problemFor(error, logError, request)));
+    handle(request, handling) {
+      return answer(request).then(withNosniff, (error) => {
+        if (handling?.rejectErrors) throw storeErrorToHttp(error);
+        return withNosniff(problemFor(error, logError, request));
+      });
     },
     async ready() {
       await Promise.all([...readiness.values()].map((entry) => entry.ready()));

@@ -1,9 +1,15 @@
 import { type ActionName, type ActionTarget, actionFor, allowedMethods } from '../contract/actions.js';
+import { echo } from '../errors/echo.js';
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { parseId } from '../schema/convert.js';
 
-const ROUTE = /^\/([^/]+)(?:\/([^/]*))?\/?$/;
+/**
+ * `/<path>` or `/<path>/<id>`, spelled exactly: case-sensitive, no trailing slash, no empty
+ * segment. `/books/`, `/books/5/` and `/BOOKS` are unknown paths (404), so that each record has
+ * one URL, the one the OpenAPI document and the `Location` and `Link` headers give.
+ */
+const ROUTE = /^\/([^/]+)(?:\/([^/]+))?$/;
 
 /** What a resource's routes need to know of it. */
 export interface Routable {
@@ -30,7 +36,7 @@ export type Route<T> =
 export function route<T extends Routable>(request: NeutralRequest, targets: ReadonlyMap<string, T>): Route<T> {
   const match = ROUTE.exec(request.path);
   const target = match ? targets.get(match[1] as string) : undefined;
-  if (!match || !target) throw new NotFoundError(`No resource at ${request.basePath}${request.path}`);
+  if (!match || !target) throw unknownPath(request);
   const rawId = match[2];
   const where: ActionTarget = rawId === undefined ? 'collection' : 'member';
   const allow = target.allow[where];
@@ -38,12 +44,19 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
   const action = actionFor(request.method, where);
   if (!action || !target.enabled.has(action)) {
     throw new HttpError(405, 'method_not_allowed', {
-      detail: `${request.method} is not allowed on ${request.basePath}${request.path}; allowed: ${allow}`,
+      detail: `${echo(request.method, 20)} is not allowed on ${echo(request.basePath + request.path)}; allowed: ${allow}`,
       headers: { Allow: allow },
     });
   }
   if (rawId === undefined) return { target, action, id: 0 };
   const id = parseId(rawId);
-  if (id === undefined) throw new NotFoundError(`${target.name} ${rawId.slice(0, 100)} does not exist`);
+  if (id === undefined) throw new NotFoundError(`${target.name} ${echo(rawId, 30)} does not exist`);
   return { target, action, id };
+}
+
+/** The 404 of a path no resource has; it says the rule, since a near miss is the likely cause. */
+function unknownPath(request: Pick<NeutralRequest, 'basePath' | 'path'>): NotFoundError {
+  return new NotFoundError(
+    `No resource at ${echo(request.basePath + request.path)} (paths are case-sensitive and have no trailing slash)`,
+  );
 }

@@ -82,12 +82,20 @@ export function notModified(header: string | undefined, etag: string): boolean {
 }
 
 /**
- * Checks `If-Match` (strong comparison, RFC 9110 §13.1.1) before an update or destroy:
- * throws 412 when the client's copy is not the current one.
+ * Checks `If-Match` (strong comparison, RFC 9110 §13.1.1) before an action goes on: throws 412
+ * when no listed tag is the current `etag`. `*` matches anything that exists; a target without
+ * an entity tag (`undefined`: the collection, on index and create) matches only `*`.
  */
-export function checkIfMatch(header: string | undefined, etag: string): void {
+export function checkIfMatch(header: string | undefined, etag: string | undefined): void {
   if (header === undefined) return;
-  if (listed(header).some((tag) => tag === '*' || (!tag.startsWith('W/') && tag === etag))) return;
+  if (listed(header).some((tag) => tag === '*' || (etag !== undefined && !tag.startsWith('W/') && tag === etag))) {
+    return;
+  }
+  if (etag === undefined) {
+    throw new HttpError(412, 'precondition_failed', {
+      detail: 'If-Match lists entity tags, but the collection has none: only If-Match: * can match it',
+    });
+  }
   throw preconditionFailed();
 }
 

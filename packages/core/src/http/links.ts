@@ -1,7 +1,23 @@
 /**
+ * The most characters of a `Link` header with more than one relation. Each target repeats the
+ * query string, and clients refuse a response head over 16 KiB (Node's default): beyond this,
+ * relations are left out, least useful first.
+ */
+export const LINK_BUDGET = 12 * 1024;
+
+/** Relations by usefulness: `next` walks the pages, `prev` walks back, `first` and `last` jump. */
+const PRIORITY = ['next', 'prev', 'first', 'last'] as const;
+const ORDER = ['first', 'prev', 'next', 'last'] as const;
+
+/**
  * The pagination headers of an index response: `X-Total-Count` (when the total is known) and an
  * RFC 8288 `Link` header with `first`, `prev`, `next` and `last` (those that exist). Each link
  * keeps the request's other query parameters in their order and replaces (or appends) `page`.
+ * Every key and value is decoded and percent-encoded again, and so is any character of the path
+ * that a URI may not hold raw: whatever the client sent (`>`, `"`, `,`, `;`...), a target cannot
+ * close its `<...>` or add a relation, and each link stays on the request's own path. The most
+ * useful relation that exists is always sent; the others while the header stays within
+ * {@link LINK_BUDGET}.
  */
 export function paginationHeaders(
   url: { basePath: string; path: string; rawQuery: string },
@@ -10,24 +26,63 @@ export function paginationHeaders(
   total: number | undefined,
   hasMore?: boolean,
 ): Record<string, string> {
-  const kept = url.rawQuery.split('&').filter((pair) => pair !== '' && !isPage(pair));
-  const href = (target: number) => `<${url.basePath}${url.path}?${[...kept, `page=${target}`].join('&')}>`;
-  const links = [`${href(1)}; rel="first"`];
+  const kept = url.rawQuery
+    .split('&')
+    .filter((pair) => pair !== '' && !isPage(pair))
+    .map(reencode);
+  const path = encodePath(`${url.basePath}${url.path}`);
   const last = total === undefined ? undefined : Math.max(1, Math.ceil(total / perPage));
-  if (page > 1) links.push(`${href(last === undefined ? page - 1 : Math.min(page - 1, last))}; rel="prev"`);
-  if (last === undefined ? hasMore : page < last) links.push(`${href(page + 1)}; rel="next"`);
-  if (last !== undefined) links.push(`${href(last)}; rel="last"`);
-  const headers: Record<string, string> = { Link: links.join(', ') };
+  const pages: Partial<Record<(typeof ORDER)[number], number>> = { first: 1 };
+  if (page > 1) pages.prev = last === undefined ? page - 1 : Math.min(page - 1, last);
+  if (last === undefined ? hasMore : page < last) pages.next = page + 1;
+  if (last !== undefined) pages.last = last;
+
+  const links = new Map<string, string>();
+  let size = 0;
+  for (const rel of PRIORITY) {
+    const target = pages[rel];
+    if (target === undefined) continue;
+    const link = `<${path}?${[...kept, `page=${target}`].join('&')}>; rel="${rel}"`;
+    if (links.size > 0 && size + 2 + link.length > LINK_BUDGET) continue;
+    links.set(rel, link);
+    size += (links.size > 1 ? 2 : 0) + link.length;
+  }
+  const headers: Record<string, string> = {
+    Link: ORDER.flatMap((rel) => links.get(rel) ?? []).join(', '),
+  };
   if (total !== undefined) headers['X-Total-Count'] = String(total);
   return headers;
 }
 
 /** Whether a raw `key=value` pair is `page`, however its key is percent-encoded (`pag%65=2`). */
 function isPage(pair: string): boolean {
-  const key = pair.split('=', 1)[0] as string;
+  return decode(pair.split('=', 1)[0] as string) === 'page';
+}
+
+/** A raw query component decoded as the query parser decodes it (`+` is a space); kept as is when malformed. */
+function decode(component: string): string {
   try {
-    return decodeURIComponent(key.replace(/\+/g, ' ')) === 'page';
+    return decodeURIComponent(component.replace(/\+/g, ' '));
   } catch {
-    return false;
+    return component;
   }
+}
+
+/** Percent-encodes all but unreserved characters; a lone surrogate becomes U+FFFD. */
+function encode(text: string): string {
+  return encodeURIComponent(text.replace(/\p{Cs}/gu, '\uFFFD'));
+}
+
+/** One `key=value` pair, decoded and encoded again; brackets stay readable in keys (`filter[author][]`). */
+function reencode(pair: string): string {
+  const equals = pair.indexOf('=');
+  const key = encode(decode(equals === -1 ? pair : pair.slice(0, equals)))
+    .replace(/%5B/g, '[')
+    .replace(/%5D/g, ']');
+  return equals === -1 ? key : `${key}=${encode(decode(pair.slice(equals + 1)))}`;
+}
+
+/** The path with every character a URI path may not hold raw percent-encoded (`,` and `;` included). */
+function encodePath(path: string): string {
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+=:@/%]/gu, (char) => encode(char));
 }

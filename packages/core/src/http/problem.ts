@@ -14,8 +14,12 @@ export interface Problem {
   errors?: FieldErrors;
 }
 
-/** Receives errors that become a 500 (or a 503), so that the server can log them. */
-export type ErrorLogger = (error: unknown, context: { method: string; path: string }) => void;
+/**
+ * Receives what the server should log: errors that become a 500 or a 503 (server faults, worth
+ * their stack), and client errors caused by something underneath (a constraint the database
+ * enforced, a body the client stopped sending: worth one line). `status` tells them apart.
+ */
+export type ErrorLogger = (error: unknown, context: { method: string; path: string; status: number }) => void;
 
 /**
  * Turns anything thrown while handling a request into an `application/problem+json` response.
@@ -40,8 +44,10 @@ export function toProblemResponse(
           detail: 'An unexpected error occurred; it has been logged',
         });
   // Server errors, and client errors caused by something underneath (a constraint the database
-  // enforced), go to the log; the client only ever sees the problem.
-  if (known.status >= 500 || (error instanceof Error && error.cause !== undefined)) log?.(error, request);
+  // enforced, a dropped connection), go to the log; the client only ever sees the problem.
+  if (log && (known.status >= 500 || (error instanceof Error && error.cause !== undefined))) {
+    log(error, { method: request.method, path: request.path, status: known.status });
+  }
   const problem: Problem = {
     type: 'about:blank',
     title: statusTitle(known.status),

@@ -1,12 +1,15 @@
 import { BadRequestError, HttpError } from '../errors/http-error.js';
+import { contentCoding, decodeBody } from './content-coding.js';
 import { concatBytes, type NeutralRequest } from './neutral.js';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
 
 /**
- * Reads and parses a JSON request body under a size limit. Refuses a non-JSON content type
- * (415) before reading, a declared `Content-Length` over the limit (413) before reading, and
- * stops reading as soon as a chunked body passes the limit (413). Broken JSON or UTF-8 is a 400.
+ * Reads and parses a JSON request body under a size limit. Refuses a non-JSON content type or
+ * a `Content-Encoding` other than gzip or deflate (415) before reading, a declared
+ * `Content-Length` over the limit (413) before reading, and stops reading as soon as a chunked
+ * body passes the limit (413); a gzip or deflate body is decoded under the same limit. Broken
+ * JSON or UTF-8 is a 400, and so is a body the connection failed to deliver whole.
  *
  * @example
  * ```ts
@@ -27,14 +30,24 @@ export async function readJsonBody(request: NeutralRequest, limit: number, maxDe
     return request.parsedBody;
   }
 
+  const coding = contentCoding(request.headers['content-encoding']);
   const declared = Number(request.headers['content-length']);
   if (declared > limit) throw tooLarge(limit);
 
-  const bytes =
-    declared >= 0 && request.readDeclaredBody
-      ? await request.readDeclaredBody()
-      : await readChunks(request.body, limit);
+  let bytes: Uint8Array;
+  try {
+    bytes =
+      declared >= 0 && request.readDeclaredBody
+        ? await request.readDeclaredBody()
+        : await readChunks(request.body, limit);
+  } catch (error) {
+    throw error instanceof HttpError ? error : unreadable(error);
+  }
   if (bytes.byteLength === 0) throw emptyBody();
+  if (coding !== undefined) {
+    bytes = await decodeBody(bytes, coding, limit);
+    if (bytes.byteLength === 0) throw emptyBody();
+  }
 
   let text: string;
   try {
@@ -130,6 +143,21 @@ function nestingDepth(text: string): number {
 
 function emptyBody(): BadRequestError {
   return new BadRequestError('The request body is empty: send a JSON object', 'malformed_body');
+}
+
+/**
+ * The body stopped coming (the client closed the connection, the runtime failed the stream): a
+ * client-side failure, never a server fault. The stream's error stays the cause, for one log line.
+ */
+function unreadable(cause: unknown): HttpError {
+  return new BadRequestError(
+    'The request body could not be read: the connection failed before it ended',
+    'bad_request',
+    {
+      cause,
+      headers: { Connection: 'close' },
+    },
+  );
 }
 
 function tooLarge(limit: number): HttpError {

@@ -19,8 +19,20 @@ export interface OpenApiOptions {
   version?: string;
   /** `info.description`; a default one explains the conventions shared by every resource. */
   description?: string;
-  /** Where the resources are mounted, e.g. `/api`: the document's server URL. Default: the root. */
+  /** Where the resources are mounted, e.g. `/api`: the document's server URL. Default: the root, `/`. */
   basePath?: string;
+  /** `info.license`, the license of your API, e.g. `{ name: 'MIT', identifier: 'MIT' }`. */
+  license?: { name: string; identifier?: string; url?: string };
+  /**
+   * `components.securitySchemes`: how clients authenticate when your hooks require it, e.g.
+   * `{ bearer: { type: 'http', scheme: 'bearer' } }`.
+   */
+  securitySchemes?: Record<string, JsonSchema>;
+  /**
+   * The security requirements of every operation, e.g. `[{ bearer: [] }]`. Default `[]`: none,
+   * said explicitly (a hook of yours may still answer 401, the `default` response).
+   */
+  security?: Record<string, string[]>[];
 }
 
 /**
@@ -34,14 +46,19 @@ export interface OpenApiOptions {
  */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description?: string };
-  servers?: { url: string; description?: string }[];
+  info: { title: string; version: string; description?: string; license?: OpenApiOptions['license'] };
+  servers: { url: string; description?: string }[];
+  security: Record<string, string[]>[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, JsonSchema>; responses: Record<string, JsonSchema> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, JsonSchema>;
+    securitySchemes?: Record<string, JsonSchema>;
+  };
 }
 
-const DESCRIPTION = `Every resource answers JSON. Single records come under the singular key (\`{"book": {...}}\`), lists under the plural key. Errors are RFC 9457 \`application/problem+json\`; a 422 maps every offending field to its messages in \`errors\`. A method a path does not serve answers 405 with \`Allow\`; an unknown path 404.`;
+const DESCRIPTION = `Every resource answers JSON. Single records come under the singular key (\`{"book": {...}}\`), lists under the plural key. Errors are RFC 9457 \`application/problem+json\`; a 422 maps every offending field to its messages in \`errors\`. A method a path does not serve answers 405 with \`Allow\`; an unknown path 404. Paths are spelled exactly as listed: case-sensitive, without a trailing slash.`;
 
 const pascal = (word: string) =>
   word
@@ -92,8 +109,11 @@ export function openApiDocument(
     };
     const built = resourceSchemas(compiled);
     schemas[names.output] = { title: base, ...built.output };
-    schemas[names.createInput] = { title: `${base} (create)`, ...built.createInput };
-    schemas[names.updateInput] = { title: `${base} (update)`, ...built.updateInput };
+    // A body schema only for an action that takes it: no component is left unused.
+    if (compiled.enabled.has('create'))
+      schemas[names.createInput] = { title: `${base} (create)`, ...built.createInput };
+    if (compiled.enabled.has('update'))
+      schemas[names.updateInput] = { title: `${base} (update)`, ...built.updateInput };
 
     const operationId = (action: string) =>
       unique(`${action}${action === 'index' ? pascal(resource.plural) : base}`, operationIds);
@@ -102,17 +122,41 @@ export function openApiDocument(
   }
 
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const { responses, unusedSchemas } = usedProblems(paths);
+  for (const name of unusedSchemas) delete schemas[name];
   return {
     openapi: '3.1.1',
     info: {
       title: options.title ?? 'API',
       version: options.version ?? '1.0.0',
       description: options.description ?? DESCRIPTION,
+      ...(options.license ? { license: { ...options.license } } : {}),
     },
-    ...(basePath ? { servers: [{ url: basePath }] } : {}),
+    servers: [{ url: basePath || '/' }],
+    security: structuredClone(options.security ?? []),
     tags,
     paths,
     // A copy, so that a caller editing its document cannot change the next one.
-    components: structuredClone({ schemas, responses: problemResponses }),
+    components: structuredClone({
+      schemas,
+      responses,
+      ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
+    }),
   };
+}
+
+/** The shared problem responses the operations refer to, and the problem schemas none of those needs. */
+function usedProblems(paths: Record<string, unknown>): {
+  responses: Record<string, JsonSchema>;
+  unusedSchemas: string[];
+} {
+  const text = JSON.stringify(paths);
+  const responses = Object.fromEntries(
+    Object.entries(problemResponses).filter(([name]) => text.includes(`"#/components/responses/${name}"`)),
+  );
+  const needed = JSON.stringify(responses);
+  const unusedSchemas = Object.keys(problemSchemas).filter(
+    (name) => !needed.includes(`"#/components/schemas/${name}"`),
+  );
+  return { responses, unusedSchemas };
 }

@@ -1,5 +1,11 @@
 import type { CompiledResource } from '../resource/compile.js';
-import { idParameter, ifMatchParameter, ifNoneMatchParameter, indexParameters } from './parameters.js';
+import {
+  collectionIfMatch,
+  idParameter,
+  ifMatchParameter,
+  ifNoneMatchParameter,
+  indexParameters,
+} from './parameters.js';
 import { type ProblemResponseName, problemRef } from './problems.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -17,20 +23,20 @@ function problems(...names: ProblemResponseName[]): Record<string, unknown> {
   const statuses: Record<ProblemResponseName, string> = {
     BadRequest: '400',
     NotFound: '404',
-    MethodNotAllowed: '405',
     PreconditionFailed: '412',
     ContentTooLarge: '413',
     UriTooLong: '414',
     UnsupportedMediaType: '415',
     ValidationFailed: '422',
+    RequestHeadersTooLarge: '431',
     InternalError: '500',
     ServiceUnavailable: '503',
     OtherProblem: 'default',
   };
+  // Any request may bring headers over Node's limit (431), or meet a fault or an outage.
+  const always = ['RequestHeadersTooLarge', 'InternalError', 'ServiceUnavailable', 'OtherProblem'] as const;
   const responses: Record<string, unknown> = {};
-  for (const name of [...names, 'InternalError', 'ServiceUnavailable', 'OtherProblem'] as const) {
-    responses[statuses[name]] = problemRef(name);
-  }
+  for (const name of [...names, ...always]) responses[statuses[name]] = problemRef(name);
   return responses;
 }
 
@@ -69,7 +75,7 @@ export function resourcePaths(
   const { name, plural, path } = compiled.resource;
   const tags = [plural];
   const etag = {
-    description: `The ${name}'s entity tag: send it back in \`If-None-Match\` (show) or \`If-Match\` (update, destroy)`,
+    description: `The ${name}'s entity tag: send it back in \`If-None-Match\` (show) or \`If-Match\` (show, update, destroy)`,
     required: true,
     schema: { type: 'string' },
   };
@@ -78,7 +84,8 @@ export function resourcePaths(
     headers: { ...headers, ETag: etag },
     content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, ref(names.output)) } },
   });
-  const notServed = 'Other methods answer 405 with an `Allow` header (see the MethodNotAllowed response).';
+  const notServed =
+    'Other methods answer 405 (`method_not_allowed`) with an `Allow` header listing the methods served; `OPTIONS` answers 204 with the same `Allow`. The path is spelled exactly: a trailing slash or another case is 404.';
   const collection: Record<string, unknown> = { description: notServed };
   const member: Record<string, unknown> = { description: notServed, parameters: [idParameter(compiled)] };
 
@@ -88,7 +95,7 @@ export function resourcePaths(
       tags,
       summary: `List ${plural}`,
       description: `A page of ${plural}, filtered and sorted. Pagination travels in headers; the body keeps its shape. A query string over ${compiled.limits.queryLength} characters is 414.`,
-      parameters: indexParameters(compiled),
+      parameters: [...indexParameters(compiled), collectionIfMatch],
       responses: {
         '200': {
           description: `The ${plural} of the page (an empty list past the last page)`,
@@ -108,7 +115,7 @@ export function resourcePaths(
             [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: ref(names.output) }) },
           },
         },
-        ...problems('BadRequest', 'UriTooLong'),
+        ...problems('BadRequest', 'PreconditionFailed', 'UriTooLong'),
       },
     };
   }
@@ -117,6 +124,7 @@ export function resourcePaths(
       operationId: operationId('create'),
       tags,
       summary: `Create a ${name}`,
+      parameters: [collectionIfMatch],
       requestBody: requestBody(compiled, names.createInput, `The new ${name}'s fields; the server assigns \`id\`.`),
       responses: {
         '200': record(`The ${name} as stored`, {
@@ -126,7 +134,7 @@ export function resourcePaths(
             schema: { type: 'string', format: 'uri-reference' },
           },
         }),
-        ...problems('BadRequest', 'ContentTooLarge', 'UnsupportedMediaType', 'ValidationFailed'),
+        ...problems('BadRequest', 'PreconditionFailed', 'ContentTooLarge', 'UnsupportedMediaType', 'ValidationFailed'),
       },
     };
   }
@@ -135,11 +143,11 @@ export function resourcePaths(
       operationId: operationId('show'),
       tags,
       summary: `Show a ${name}`,
-      parameters: [ifNoneMatchParameter],
+      parameters: [ifNoneMatchParameter, ifMatchParameter],
       responses: {
         '200': record(`The ${name}`),
         '304': { description: `The client's copy is current (\`If-None-Match\`)`, headers: { ETag: etag } },
-        ...problems('NotFound'),
+        ...problems('NotFound', 'PreconditionFailed'),
       },
     };
   }

@@ -23,14 +23,33 @@ export const ifNoneMatchParameter: JsonSchema = {
   schema: { type: 'string' },
 };
 
-/** `If-Match` of update and destroy: optimistic concurrency. */
+/** `If-Match` of show, update and destroy: optimistic concurrency. */
 export const ifMatchParameter: JsonSchema = {
   name: 'If-Match',
   in: 'header',
   description:
-    'The ETag of the copy the client read: the write happens only if the record still has it, else 412. `*` matches any record; a weak tag (`W/"..."`) never matches.',
+    'The ETag of the copy the client read: the request goes on only if the record still has it, else 412 (nothing is changed). `*` matches any record; a weak tag (`W/"..."`) never matches.',
   schema: { type: 'string' },
 };
+
+/** `If-Match` of index and create: the collection has no entity tag, so only `*` passes. */
+export const collectionIfMatch: JsonSchema = {
+  name: 'If-Match',
+  in: 'header',
+  description: 'The collection has no entity tag: `*` passes, any listed tag answers 412.',
+  schema: { type: 'string' },
+};
+
+/**
+ * The `sort` pattern: 1 to `maxKeys` keys, each a sortable name with an optional `-`, none
+ * listed twice (the lookahead refuses `name,name` and `id,-id`, as the server does).
+ */
+export function sortPattern(names: readonly string[], maxKeys: number): string {
+  const alternatives = names.map(escapeRegExp).join('|');
+  const key = `-?(?:${alternatives})`;
+  const repeated = `(?!(?:[^,]*,)*-?(${alternatives}),(?:[^,]*,)*-?\\1(?:,|$))`;
+  return `^${repeated}${key}(?:,${key}){0,${maxKeys - 1}}$`;
+}
 
 /**
  * Every query parameter of the index, each declared by its literal name. OpenAPI's `deepObject`
@@ -50,13 +69,15 @@ export function indexParameters(compiled: CompiledResource): JsonSchema[] {
   const { filterValues, sortKeys } = compiled.limits;
   const parameters: JsonSchema[] = [];
 
+  const shown = new Set(compiled.shown);
+  const hidden = (field: string) => (shown.has(field) ? '' : ` \`${field}\` is not shown in responses.`);
   for (const field of filterable) {
     const value = filterValueSchema(compiled.attributes.get(field) as AttributeSchema);
     parameters.push(
       {
         name: `filter[${field}]`,
         in: 'query',
-        description: `Keeps the ${plural} whose \`${field}\` equals this value (strings compare exactly). Filters on several attributes combine with AND.`,
+        description: `Keeps the ${plural} whose \`${field}\` equals this value (strings compare exactly). Filters on several attributes combine with AND.${hidden(field)}`,
         schema: value,
       },
       {
@@ -72,15 +93,14 @@ export function indexParameters(compiled: CompiledResource): JsonSchema[] {
 
   if (sortable.size > 0) {
     const names = [...sortable];
-    const key = `-?(?:${names.map(escapeRegExp).join('|')})`;
     const fallback = (defaultSort ?? []).map((entry) => `${entry.descending ? '-' : ''}${entry.attribute}`).join(',');
     const other = names.find((name) => name !== 'id');
     const example = other ? `${other},-id` : '-id';
     parameters.push({
       name: 'sort',
       in: 'query',
-      description: `Up to ${sortKeys} attributes to sort by, comma-separated, each at most once; a leading \`-\` sorts descending: \`${example}\`. Sortable: ${names.map((name) => `\`${name}\``).join(', ')}. Default \`${fallback || 'id'}\`. Ties are broken by \`id\` ascending unless \`id\` is a sort key.`,
-      schema: { type: 'string', pattern: `^${key}(?:,${key}){0,${sortKeys - 1}}$`, examples: [example] },
+      description: `Up to ${sortKeys} attributes to sort by, comma-separated, each at most once; a leading \`-\` sorts descending: \`${example}\`. Sortable: ${names.map((name) => `\`${name}\``).join(', ')}. Default \`${fallback || 'id'}\`. Ties are broken by \`id\` ascending unless \`id\` is a sort key.${names.map(hidden).join('')}`,
+      schema: { type: 'string', pattern: sortPattern(names, sortKeys), examples: [example] },
     });
   }
 

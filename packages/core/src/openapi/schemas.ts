@@ -90,7 +90,8 @@ function valueSchema(
   const schema: JsonSchema = {};
   for (const entry of constraints) REFINEMENTS[entry.name]?.(schema, entry.constraints, attribute);
   if (!options.constraints) {
-    // Responses describe the shape (type, format, enum), not the limits inputs are checked against.
+    // A field only the server sets was never checked against the model: its shape (type,
+    // format, enum) holds, not necessarily the limits a client's value is checked against.
     for (const keyword of ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
       delete schema[keyword];
     }
@@ -133,7 +134,8 @@ export interface ResourceSchemas {
 /**
  * Builds a resource's component schemas from its compiled allow-lists and its model's
  * class-validator decorators: the record as responses show it (the `show` fields, `id` first,
- * every one present, optional ones `null` when unset), the create body (the create-writable
+ * every one present, optional ones `null` when unset, with the limits of the bodies for the
+ * fields clients write), the create body (the create-writable
  * fields, required unless `@IsOptional`) and the update body (the update-writable fields, none
  * required). Inputs refuse unknown members, as the server does.
  *
@@ -147,14 +149,24 @@ export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
   const constraints = constraintsOf(compiled);
   const attribute = (name: string) => compiled.attributes.get(name) as AttributeSchema;
   const readOnly = compiled.create.readOnly;
+  // Values of these fields were all checked against the model when a client wrote them, so
+  // responses carry the same limits as the bodies (`maxLength`...).
+  const validated = new Set([...compiled.create.writable, ...compiled.update.writable]);
 
   const shownProperties: Record<string, JsonSchema> = {};
   for (const name of compiled.shown) {
+    const checked = { constraints: validated.has(name), nullable: true };
     shownProperties[name] =
       name === 'id'
-        ? { type: 'integer', minimum: 1, readOnly: true, description: 'Assigned by the server' }
+        ? {
+            type: 'integer',
+            minimum: 1,
+            maximum: Number.MAX_SAFE_INTEGER,
+            readOnly: true,
+            description: 'Assigned by the server',
+          }
         : {
-            ...valueSchema(attribute(name), constraints.get(name) ?? [], { constraints: false, nullable: true }),
+            ...valueSchema(attribute(name), constraints.get(name) ?? [], checked),
             ...(readOnly.has(name) ? { readOnly: true } : {}),
           };
   }

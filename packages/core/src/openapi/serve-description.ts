@@ -1,3 +1,4 @@
+import { echo } from '../errors/echo.js';
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { Resource } from '../resource/options.js';
@@ -29,9 +30,12 @@ export interface DescriptionOptions {
 export type DescriptionHandler = (request: NeutralRequest) => Promise<NeutralResponse> | undefined;
 
 const ALLOW = 'GET, HEAD, OPTIONS';
-const PAGE_HEADERS = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+// No other site may frame the page or the document (clickjacking "Try it out"): the CSP's
+// `frame-ancestors` for current browsers, `X-Frame-Options` for older ones.
+const PAGE_HEADERS = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY' };
 // The page loads only its own files; Swagger UI sets inline styles and draws data: images.
-const PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'";
+const PAGE_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 // The assets' URLs do not carry the package version: cache for a day, then revalidate.
 const ASSET_HEADERS = { 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' };
 
@@ -91,7 +95,7 @@ export function describeApi(
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: ALLOW } };
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new HttpError(405, 'method_not_allowed', {
-        detail: `${request.method} is not allowed on ${request.basePath}${path}; allowed: ${ALLOW}`,
+        detail: `${echo(request.method, 20)} is not allowed on ${echo(request.basePath + path)}; allowed: ${ALLOW}`,
         headers: { Allow: ALLOW },
       });
     }
@@ -101,7 +105,7 @@ export function describeApi(
       return reply(request, page, { ...PAGE_HEADERS, 'Content-Security-Policy': PAGE_POLICY });
     }
     const asset = docsAsset(path.slice('/docs/'.length));
-    if (!asset) throw new NotFoundError(`No docs file at ${request.basePath}${path.slice(0, 200)}`);
+    if (!asset) throw new NotFoundError(`No docs file at ${echo(request.basePath + path)}`);
     return reply(request, await asset, ASSET_HEADERS);
   };
 

@@ -1,4 +1,5 @@
 import { DEFAULT_LIMITS, type Limits } from '../contract/limits.js';
+import { echo } from '../errors/echo.js';
 import { BadRequestError, HttpError } from '../errors/http-error.js';
 
 /** One `filter[attr]` (`array: false`) or `filter[attr][]` (`array: true`) parameter. */
@@ -30,14 +31,14 @@ function decode(component: string): string {
   try {
     return decodeURIComponent(component.replace(/\+/g, ' '));
   } catch {
-    throw invalid(`The query string has a malformed percent-encoding: "${component.slice(0, 100)}"`);
+    throw invalid(`The query string has a malformed percent-encoding: "${echo(component)}"`);
   }
 }
 
 function positiveInteger(name: string, value: string): number {
   const number = Number(value);
   if (!POSITIVE_INTEGER.test(value) || !Number.isSafeInteger(number)) {
-    throw invalid(`${name} must be a positive integer (got "${value.slice(0, 100)}")`);
+    throw invalid(`${name} must be a positive integer (got "${echo(value)}")`);
   }
   return number;
 }
@@ -88,7 +89,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
       sort = keys.map((entry) => {
         if (!SORT_KEY.test(entry)) {
           throw invalid(
-            `sort must be a comma-separated list of attribute names, each optionally prefixed by "-" (got "${value.slice(0, 100)}")`,
+            `sort must be a comma-separated list of attribute names, each optionally prefixed by "-" (got "${echo(value)}")`,
           );
         }
         const descending = entry.startsWith('-');
@@ -102,8 +103,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
       perPage = positiveInteger(key, value);
     } else if (key === 'count') {
       once(key);
-      if (value !== 'true' && value !== 'false')
-        throw invalid(`count must be true or false (got "${value.slice(0, 100)}")`);
+      if (value !== 'true' && value !== 'false') throw invalid(`count must be true or false (got "${echo(value)}")`);
       count = value === 'true';
     } else if (key === 'filter' || key.startsWith('filter[')) {
       if (++values > limits.filterValues)
@@ -111,15 +111,16 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
       const match = FILTER_KEY.exec(key);
       if (!match || match[1] === '') {
         throw invalid(
-          `Malformed filter parameter "${key.slice(0, 100)}": use filter[attribute]=value or filter[attribute][]=value`,
+          `Malformed filter parameter "${echo(key)}": use filter[attribute]=value or filter[attribute][]=value`,
         );
       }
       const attribute = match[1] as string;
       const array = match[2] !== undefined;
       const existing = filters.get(attribute);
       if (existing && (!array || !existing.array)) {
+        const name = echo(attribute, 30);
         throw invalid(
-          `filter[${attribute}] is given more than once: to match any of several values use filter[${attribute}][]=a&filter[${attribute}][]=b`,
+          `filter[${name}] is given more than once: to match any of several values use filter[${name}][]=a&filter[${name}][]=b`,
         );
       }
       if (existing) existing.values.push(value);

@@ -1,4 +1,5 @@
 import { FORBIDDEN_NAMES } from '../contract/problems.js';
+import { echo } from '../errors/echo.js';
 import { BadRequestError } from '../errors/http-error.js';
 import { convertValue } from '../schema/convert.js';
 import type { AttributeSchema } from '../schema/types.js';
@@ -35,7 +36,7 @@ function invalid(detail: string): BadRequestError {
 function checkName(parameter: string, name: string, allowed: ReadonlySet<string>): void {
   if (FORBIDDEN_NAMES.has(name) || !allowed.has(name)) {
     const list = [...allowed].join(', ') || 'none';
-    throw invalid(`${parameter}: "${name.slice(0, 100)}" is not an attribute that can be used here (allowed: ${list})`);
+    throw invalid(`${parameter}: "${echo(name)}" is not an attribute that can be used here (allowed: ${list})`);
   }
 }
 
@@ -52,13 +53,13 @@ function checkName(parameter: string, name: string, allowed: ReadonlySet<string>
  */
 export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQuery {
   const where: Condition[] = raw.filters.map(({ attribute, values, array }) => {
-    const parameter = `filter[${attribute.slice(0, 100)}]${array ? '[]' : ''}`;
+    const parameter = `filter[${echo(attribute, 50)}]${array ? '[]' : ''}`;
     checkName(parameter, attribute, rules.filterable);
     const type = (rules.attributes.get(attribute) as AttributeSchema).type;
     const converted = values.map((value) => {
       const result = convertValue(type, value);
       if (result === undefined) {
-        throw invalid(`${parameter}: "${value.slice(0, 100)}" is not a valid ${type}`);
+        throw invalid(`${parameter}: "${echo(value)}" is not a valid ${type}`);
       }
       return result;
     });

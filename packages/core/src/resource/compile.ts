@@ -1,5 +1,5 @@
 import { ACTION_NAMES, type ActionName } from '../contract/actions.js';
-import { DEFAULT_LIMITS, type Limits } from '../contract/limits.js';
+import { DEFAULT_LIMITS, ENCODED_CODE_POINT, type Limits } from '../contract/limits.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes } from '../schema/infer-attributes.js';
@@ -53,9 +53,13 @@ export function compile(resource: Resource): CompiledResource {
   };
   const readOnly = new Set(['id', ...pick('readOnly', fields.readOnly, [])]);
   const writable = all.filter((name) => !readOnly.has(name));
-  const filterable = pick('filter', fields.filter, all);
-  const sortable = pick('sort', fields.sort, all);
   const shown = ['id', ...pick('show', fields.show, all).filter((name) => name !== 'id')];
+  // A field responses hide cannot be filtered or sorted on unless a list names it: else its
+  // values could be guessed one filter (or one sort) at a time.
+  const filterable = pick('filter', fields.filter, shown);
+  const sortable = pick('sort', fields.sort, shown);
+  // Hidden fields keep their index: a scope step queries them (`ownerId`, `deleted`).
+  const indexed = new Set([...(fields.filter ?? all), ...(fields.sort ?? all)]);
   const perPage = checkedPerPage(resource.name, options.perPage);
   const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? '-id')}`).sort;
   for (const key of defaultSort ?? []) {
@@ -65,6 +69,7 @@ export function compile(resource: Resource): CompiledResource {
       );
     }
   }
+  const limits = limitsOf(options.limits, filterable, attributes);
   const inputRules = (allowed: readonly string[], partial: boolean): InputRules => ({
     model: options.model,
     wrapper: resource.name,
@@ -72,6 +77,7 @@ export function compile(resource: Resource): CompiledResource {
     writable: new Set(allowed.filter((name) => !readOnly.has(name))),
     readOnly,
     partial,
+    unknownFields: limits.unknownFields,
   });
 
   return {
@@ -79,7 +85,7 @@ export function compile(resource: Resource): CompiledResource {
     schema: {
       name: resource.plural,
       attributes: list,
-      indexed: [...new Set([...filterable, ...sortable])].filter((name) => name !== 'id'),
+      indexed: [...indexed].filter((name) => name !== 'id'),
     },
     attributes,
     query: {
@@ -94,11 +100,32 @@ export function compile(resource: Resource): CompiledResource {
     update: inputRules(pick('update', fields.update, writable), true),
     shown,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits,
     enabled: new Set(ACTION_NAMES.filter((action) => options.actions?.[action] !== false)),
     steps: composeSteps(shown, options.steps ?? {}),
     hooks: hooksByAction(options.hooks as Hooks | undefined),
   };
+}
+
+/**
+ * The resource's limits. Its query string has room for one filter on any value its longest
+ * filterable string may hold, percent-encoded, on top of `queryLength`: a value validation
+ * accepts can always be filtered on (an unbounded string gets no room).
+ */
+function limitsOf(
+  declared: Partial<Limits> | undefined,
+  filterable: readonly string[],
+  attributes: ReadonlyMap<string, AttributeSchema>,
+): Limits {
+  const limits = { ...DEFAULT_LIMITS, ...declared };
+  let longest = 0;
+  for (const name of filterable) {
+    const { type, maxLength } = attributes.get(name) ?? {};
+    if (type === 'string' && maxLength !== undefined && Number.isFinite(maxLength)) {
+      longest = Math.max(longest, maxLength);
+    }
+  }
+  return { ...limits, queryLength: limits.queryLength + ENCODED_CODE_POINT * longest };
 }
 
 function checkedPerPage(name: string, perPage: AnyOptions['perPage']): QueryRules['perPage'] {

@@ -124,6 +124,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
   async index(ctx, request) {
     const { steps } = ctx.compiled;
     const { perPage, page } = ctx.query;
+    checkIfMatch(request.headers['if-match'], undefined);
     const listed = await steps.list(ctx);
     const hasMore = listed.records.length > perPage;
     const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
@@ -134,7 +135,10 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
   },
   async show(ctx, request) {
     const record = await findOr404(ctx);
-    ctx.headers.ETag = etagOf(record);
+    const etag = etagOf(record);
+    // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
+    checkIfMatch(request.headers['if-match'], etag);
+    ctx.headers.ETag = etag;
     if (notModified(request.headers['if-none-match'], ctx.headers.ETag)) {
       ctx.status = 304;
       return;
@@ -142,6 +146,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     ctx.result = single(ctx, record);
   },
   async create(ctx, request) {
+    checkIfMatch(request.headers['if-match'], undefined);
     await readInput(ctx, request, ctx.compiled.create);
     const record = await ctx.compiled.steps.create(ctx);
     ctx.record = record;

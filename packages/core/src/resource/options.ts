@@ -139,7 +139,7 @@ export interface ResourceOptions<M, S> {
    * one record more than the page, so big tables do not pay for a `count(*)` on every page.
    */
   count?: boolean;
-  /** Bounds on query strings, filter values, sort keys and JSON depth (see `Limits`). */
+  /** Bounds on query strings, filter values, sort keys, JSON depth and the unknown fields a 422 lists (see `Limits`). */
   limits?: Partial<Limits>;
   /** Actions to disable: `{ update: false }` answers 405 (with `Allow`) to `PATCH`. */
   actions?: { [A in ActionName]?: false };

@@ -1,5 +1,6 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FORBIDDEN_NAMES } from '../../contract/problems.js';
+import { echo } from '../../errors/echo.js';
 import { BadRequestError, type FieldErrors, ValidationError } from '../../errors/http-error.js';
 import { isStorableString } from '../../schema/convert.js';
 import type { ModelClass } from '../../schema/infer-attributes.js';
@@ -19,6 +20,8 @@ export interface InputRules {
   readonly readOnly: ReadonlySet<string>;
   /** Create: absent required attributes are errors. Update: only what is sent is checked. */
   readonly partial: boolean;
+  /** Most fields that are not attributes a 422 lists by name (`Limits.unknownFields`). */
+  readonly unknownFields: number;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -51,13 +54,41 @@ function collect(errors: FieldErrors, failures: ClassValidatorError[], prefix = 
   }
 }
 
+/** Whether a member of the body names an attribute of the model (`id` included), not an unknown name. */
+function isAttribute(rules: InputRules, field: string): boolean {
+  return !FORBIDDEN_NAMES.has(field) && (rules.attributes.has(field) || rules.readOnly.has(field));
+}
+
+/** What is wrong with the value sent for an attribute, or `undefined` when it may be written. */
+function attributeError(rules: InputRules, field: string, value: unknown): string | undefined {
+  const attribute = rules.attributes.get(field);
+  if (rules.readOnly.has(field)) return 'is read-only';
+  if (!attribute || !rules.writable.has(field)) return `cannot be ${rules.partial ? 'changed' : 'set'}`;
+  if (value === null) return attribute.nullable ? undefined : 'must not be null';
+  if (!hasType(attribute, value)) return `must be ${article(attribute.type)}`;
+  if (typeof value === 'string' && !isStorableString(value)) {
+    return 'must be well-formed Unicode text without NUL characters';
+  }
+  return undefined;
+}
+
+/** Code points of a string, the length every store and the contract count. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /**
  * Validates a parsed JSON body for create (`partial: false`) or update (`partial: true`) and
  * answers the accepted values. The body is the flat object or the same wrapped under the
  * singular key. Fails with 400 when it is not an object, and with one 422 listing every offending
- * field: unknown, read-only or not writable in this action, `__proto__`/`constructor`, missing
- * when required, `null` when required, of the wrong type, or refused by a class-validator
- * decorator of the model.
+ * attribute: read-only or not writable in this action, missing when required, `null` when
+ * required, of the wrong type, refused by a class-validator decorator of the model, or longer
+ * than its `maxLength` in code points. Names that are not attributes (unknown ones,
+ * `__proto__`/`constructor`) are listed up to `rules.unknownFields`, each shortened to 100
+ * characters; beyond that the `detail` counts the rest and the model's decorators are not run,
+ * so a body of many unknown keys costs little and gets a short answer.
  *
  * @example
  * ```ts
@@ -66,11 +97,9 @@ function collect(errors: FieldErrors, failures: ClassValidatorError[], prefix = 
  */
 export async function validateInput(body: unknown, rules: InputRules): Promise<Record<string, Scalar>> {
   let input = body;
-  if (isPlainObject(input)) {
-    const keys = Object.keys(input);
-    if (keys.length === 1 && keys[0] === rules.wrapper && !rules.attributes.has(rules.wrapper)) {
-      input = input[rules.wrapper];
-    }
+  const { wrapper } = rules;
+  if (isPlainObject(input) && Object.hasOwn(input, wrapper) && !rules.attributes.has(wrapper)) {
+    if (Object.keys(input).length === 1) input = input[wrapper];
   }
   if (!isPlainObject(input)) {
     throw new BadRequestError(
@@ -79,30 +108,59 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
     );
   }
 
+  const members = input;
   const errors: FieldErrors = Object.create(null);
   const accepted: Record<string, unknown> = {};
-  for (const field of Object.keys(input)) {
-    const value = input[field];
-    const attribute = rules.attributes.get(field);
-    if (FORBIDDEN_NAMES.has(field)) add(errors, field, 'is not allowed');
-    else if (rules.readOnly.has(field)) add(errors, field, 'is read-only');
-    else if (!attribute) add(errors, field, 'is not a known field');
-    else if (!rules.writable.has(field)) add(errors, field, `cannot be ${rules.partial ? 'changed' : 'set'}`);
-    else if (value === null && !attribute.nullable) add(errors, field, 'must not be null');
-    else if (value !== null && !hasType(attribute, value)) add(errors, field, `must be ${article(attribute.type)}`);
-    else if (typeof value === 'string' && !isStorableString(value)) {
-      add(errors, field, 'must be well-formed Unicode text without NUL characters');
-    } else accepted[field] = value;
+  const checked = new Set<string>();
+  const check = (field: string) => {
+    checked.add(field);
+    const error = attributeError(rules, field, members[field]);
+    if (error) add(errors, field, error);
+    else accepted[field] = members[field];
+  };
+  const keys = Object.keys(members);
+  let unknown = 0;
+  for (const field of keys) {
+    if (isAttribute(rules, field)) check(field);
+    else if (++unknown > rules.unknownFields) break;
+    else add(errors, echo(field), FORBIDDEN_NAMES.has(field) ? 'is not allowed' : 'is not a known field');
+  }
+  if (unknown > rules.unknownFields) {
+    // Past the cap the other members are not read one by one: the model's attributes among them
+    // are found by name, and the rest only counted.
+    let present = 0;
+    for (const field of new Set([...rules.attributes.keys(), ...rules.readOnly])) {
+      if (!isAttribute(rules, field) || !Object.hasOwn(members, field)) continue;
+      present++;
+      if (!checked.has(field)) check(field);
+    }
+    unknown = keys.length - present;
   }
   if (!rules.partial) {
     for (const field of rules.writable) {
       const attribute = rules.attributes.get(field) as AttributeSchema;
-      if (!attribute.nullable && input[field] === undefined) add(errors, field, 'is required');
+      if (!attribute.nullable && members[field] === undefined) add(errors, field, 'is required');
     }
+  }
+  const unlisted = unknown - rules.unknownFields;
+  if (unlisted > 0) {
+    const listed = Object.keys(errors).join(', ');
+    throw new ValidationError(
+      { ...errors },
+      `The request body has invalid fields: ${listed}; it has ${unknown} unknown fields, of which errors lists the first ${rules.unknownFields}`,
+    );
   }
 
   const instance = toInstance(rules, accepted);
   collect(errors, await validationErrors(instance));
+  // class-validator counts a character and its variation selector as one; every store counts both.
+  for (const field of Object.keys(accepted)) {
+    const value = instance[field];
+    const max = rules.attributes.get(field)?.maxLength;
+    if (typeof value === 'string' && max !== undefined && value.length > max && !Object.hasOwn(errors, field)) {
+      if (codePoints(value) > max) add(errors, field, `must be at most ${max} characters long`);
+    }
+  }
   if (Object.keys(errors).length > 0) throw new ValidationError({ ...errors });
 
   const values: Record<string, Scalar> = {};

@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { defineResource, memoryStore, openApiDocument } from '@resourcery/core';
+import { Book, serveHttp } from '@resourcery/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { notes } from '../../../docs/examples/notes-hooks.js';
+import { books as ownedBooks } from '../../../docs/examples/owned-books.js';
+import { createApp } from '../src/app.js';
+
+// The documents the library serves pass Redocly CLI's lint with its strict ruleset (every rule
+// of `recommended`, warnings included, as errors): what API tooling (code generators, mock
+// servers, contract tests) reads must be clean, not only valid.
+
+const cli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+const folder = mkdtempSync(join(tmpdir(), 'resourcery-lint-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+interface LintProblem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: { pointer: string }[];
+}
+
+/** Runs `redocly lint` on a document; answers every problem it reports. */
+async function lint(name: string, document: unknown): Promise<string[]> {
+  const file = join(folder, `${name}.json`);
+  writeFileSync(file, JSON.stringify(document, null, 2));
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+  const args = [cli, 'lint', file, '--extends=recommended-strict', '--format=json'];
+  const output = await new Promise<string>((resolve, reject) => {
+    // Exits 1 when it finds errors; the report on stdout says which.
+    execFile(process.execPath, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (stdout.trim().startsWith('{')) resolve(stdout);
+      else reject(error ?? new Error(`redocly printed no report: ${stderr}`));
+    });
+  });
+  const report = JSON.parse(output) as { totals: { errors: number; warnings: number }; problems: LintProblem[] };
+  return report.problems.map(
+    (problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`,
+  );
+}
+
+describe('redocly lint (recommended-strict)', () => {
+  it('finds nothing in the document the example serves', async () => {
+    const target = await serveHttp(createApp(memoryStore()));
+    try {
+      const document = await (await fetch(`${target.baseUrl}/openapi.json`)).json();
+      expect(await lint('books-example', document)).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('finds nothing in a document of customized resources with their security declared', async () => {
+    const document = openApiDocument([ownedBooks, notes], {
+      title: 'Customized',
+      version: '2.0.0',
+      basePath: '/api',
+      license: { name: 'MIT', identifier: 'MIT' },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      security: [{ bearer: [] }],
+    });
+    expect(await lint('customized', document)).toEqual([]);
+  }, 60_000);
+
+  it('finds nothing in the document of a read-only resource', async () => {
+    const log = defineResource({ name: 'log', model: Book, actions: { create: false, update: false, destroy: false } });
+    const document = openApiDocument([log], { license: { name: 'MIT', identifier: 'MIT' } });
+    expect(await lint('read-only', document)).toEqual([]);
+  }, 60_000);
+});
