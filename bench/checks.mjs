@@ -139,14 +139,14 @@ export async function answer(port, request) {
 }
 
 /**
- * A Link header with its targets percent-decoded: the library encodes every query character a
- * link may not hold raw (`,` as `%2C`), hand-written servers copy the query as sent; both name
- * the same URLs.
+ * A Link header with its targets decoded (`+` and percent-encodings): the library encodes every
+ * query character a link may not hold raw (`,` as `%2C`, a space as `%20`), hand-written servers
+ * copy the query as sent (`+`); both name the same URLs.
  */
 function decodedTargets(link) {
   return link.replace(/<([^>]*)>/g, (_, target) => {
     try {
-      return `<${decodeURIComponent(target)}>`;
+      return `<${decodeURIComponent(target.replace(/\+/g, ' '))}>`;
     } catch {
       return `<${target}>`;
     }

@@ -73,8 +73,15 @@ function encode(text: string): string {
   return encodeURIComponent(text.replace(/\p{Cs}/gu, '\uFFFD'));
 }
 
-/** One `key=value` pair, decoded and encoded again; brackets stay readable in keys (`filter[author][]`). */
+/** A pair that holds nothing a link may not hold raw: unreserved characters, `[]`, `=`, escapes. */
+const SAFE_PAIR = /^(?:[A-Za-z0-9\-._~[\]=]|%[0-9A-Fa-f]{2})*$/;
+
+/**
+ * One `key=value` pair, decoded and encoded again; brackets stay readable in keys
+ * (`filter[author][]`). A pair already made only of safe characters (most are) is kept as sent.
+ */
 function reencode(pair: string): string {
+  if (SAFE_PAIR.test(pair)) return pair;
   const equals = pair.indexOf('=');
   const key = encode(decode(equals === -1 ? pair : pair.slice(0, equals)))
     .replace(/%5B/g, '[')
@@ -82,7 +89,10 @@ function reencode(pair: string): string {
   return equals === -1 ? key : `${key}=${encode(decode(pair.slice(equals + 1)))}`;
 }
 
+const SAFE_PATH = /^[A-Za-z0-9\-._~/]*$/;
+
 /** The path with every character a URI path may not hold raw percent-encoded (`,` and `;` included). */
 function encodePath(path: string): string {
+  if (SAFE_PATH.test(path)) return path;
   return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+=:@/%]/gu, (char) => encode(char));
 }
