@@ -9,7 +9,7 @@ const VALID = JSON.stringify({ name: 'Dune', author: 'Frank Herbert' });
  * Runs `attempt` against create and against update of a stored book, and asserts afterwards
  * that nothing was stored or changed.
  */
-async function onCreateAndUpdate(
+export async function onCreateAndUpdate(
   api: HttpClient,
   attempt: (method: string, path: string) => Promise<void>,
 ): Promise<void> {
