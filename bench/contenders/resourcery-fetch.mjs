@@ -7,6 +7,7 @@ import { memoryStore } from '@resourcery/core';
 import { compiledResource } from '@resourcery/core/adapter';
 import { createFetchHandler } from '@resourcery/fetch';
 import { books as bookResource } from '../../examples/books/dist/book.js';
+import { listenOnFreePort } from '../lib/serve.mjs';
 
 // @hono/node-server labels every response that has no Content-Type `text/plain`, a 204 too;
 // the checks compare Content-Type, so in this process a bodiless answer loses that label again.
@@ -28,17 +29,6 @@ export default {
     const server = createAdaptorServer({
       fetch: createFetchHandler({ resources: [bookResource], store, basePath: '/api' }),
     });
-    await new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    return {
-      port: server.address().port,
-      close: () =>
-        new Promise((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
+    return listenOnFreePort(server);
   },
 };

@@ -4,8 +4,12 @@ import { createServer } from 'node:http';
  * Serves a Node request listener (an Express app, a plain handler...) on 127.0.0.1 at a free
  * port. Contenders return what this answers: `{ port, close }`.
  */
-export async function serve(listener) {
-  const server = createServer(listener);
+export function serve(listener) {
+  return listenOnFreePort(createServer(listener));
+}
+
+/** Starts any Node HTTP server (one that @hono/node-server made, say) as {@link serve} does. */
+export async function listenOnFreePort(server) {
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);

@@ -6,6 +6,11 @@ import { parse as parseQuery } from 'node:querystring';
 import { makeBooks } from '../../data.mjs';
 import {
   BookStore,
+  COLLECTION,
+  COLLECTION_ALLOW,
+  JSON_TYPE,
+  LIMIT,
+  MEMBER_ALLOW,
   notFound,
   Problem,
   paginationHeaders,
@@ -13,12 +18,6 @@ import {
   parseListQuery,
   validateBook,
 } from '../by-hand/books.mjs';
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i;
-const LIMIT = 1024 * 1024;
-const COLLECTION = '/api/books';
-const COLLECTION_ALLOW = 'GET, HEAD, POST, OPTIONS';
-const MEMBER_ALLOW = 'GET, HEAD, PATCH, DELETE, OPTIONS';
 
 function send(status, body, headers = {}) {
   if (body === undefined) return new Response(null, { status, headers });

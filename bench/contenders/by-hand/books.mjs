@@ -267,3 +267,10 @@ export async function validateBook(body, partial) {
   }
   return values;
 }
+
+/** What the hand-written servers on node:http and Bun.serve share beyond the rules above. */
+export const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i;
+export const LIMIT = 1024 * 1024;
+export const COLLECTION = '/api/books';
+export const COLLECTION_ALLOW = 'GET, HEAD, POST, OPTIONS';
+export const MEMBER_ALLOW = 'GET, HEAD, PATCH, DELETE, OPTIONS';
