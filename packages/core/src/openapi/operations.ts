@@ -1,3 +1,4 @@
+import { ACTIONS, type ActionName } from '../contract/actions.js';
 import type { CompiledResource } from '../resource/compile.js';
 import {
   collectionIfMatch,
@@ -17,6 +18,11 @@ export interface SchemaNames {
 }
 
 const JSON_MEDIA_TYPE = 'application/json';
+/** Where an operation puts its success response until the action table gives its status. */
+const SUCCESS = 'success';
+
+type Operation = Record<string, unknown> & { responses: Record<string, unknown> };
+const READING_ORDER = ['GET', 'POST', 'PATCH', 'DELETE'];
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function problems(...names: ProblemResponseName[]): Record<string, unknown> {
@@ -89,15 +95,16 @@ export function resourcePaths(
   const collection: Record<string, unknown> = { description: notServed };
   const member: Record<string, unknown> = { description: notServed, parameters: [idParameter(compiled)] };
 
-  if (compiled.enabled.has('index')) {
-    collection.get = {
+  // Each action's operation; its method, path and success status come from the action table.
+  const operations: Record<ActionName, () => Operation> = {
+    index: () => ({
       operationId: operationId('index'),
       tags,
       summary: `List ${plural}`,
       description: `A page of ${plural}, filtered and sorted. Pagination travels in headers; the body keeps its shape. A query string over ${compiled.limits.queryLength} characters is 414.`,
       parameters: [...indexParameters(compiled), collectionIfMatch],
       responses: {
-        '200': {
+        [SUCCESS]: {
           description: `The ${plural} of the page (an empty list past the last page)`,
           headers: {
             Link: {
@@ -117,17 +124,15 @@ export function resourcePaths(
         },
         ...problems('BadRequest', 'PreconditionFailed', 'UriTooLong'),
       },
-    };
-  }
-  if (compiled.enabled.has('create')) {
-    collection.post = {
+    }),
+    create: () => ({
       operationId: operationId('create'),
       tags,
       summary: `Create a ${name}`,
       parameters: [collectionIfMatch],
       requestBody: requestBody(compiled, names.createInput, `The new ${name}'s fields; the server assigns \`id\`.`),
       responses: {
-        '200': record(`The ${name} as stored`, {
+        [SUCCESS]: record(`The ${name} as stored`, {
           Location: {
             description: `The path of the new ${name}`,
             required: true,
@@ -136,23 +141,19 @@ export function resourcePaths(
         }),
         ...problems('BadRequest', 'PreconditionFailed', 'ContentTooLarge', 'UnsupportedMediaType', 'ValidationFailed'),
       },
-    };
-  }
-  if (compiled.enabled.has('show')) {
-    member.get = {
+    }),
+    show: () => ({
       operationId: operationId('show'),
       tags,
       summary: `Show a ${name}`,
       parameters: [ifNoneMatchParameter, ifMatchParameter],
       responses: {
-        '200': record(`The ${name}`),
+        [SUCCESS]: record(`The ${name}`),
         '304': { description: `The client's copy is current (\`If-None-Match\`)`, headers: { ETag: etag } },
         ...problems('NotFound', 'PreconditionFailed'),
       },
-    };
-  }
-  if (compiled.enabled.has('update')) {
-    member.patch = {
+    }),
+    update: () => ({
       operationId: operationId('update'),
       tags,
       summary: `Update a ${name}`,
@@ -160,7 +161,7 @@ export function resourcePaths(
       parameters: [ifMatchParameter],
       requestBody: requestBody(compiled, names.updateInput, 'The fields to change.'),
       responses: {
-        '200': record(`The whole ${name} after the change`),
+        [SUCCESS]: record(`The whole ${name} after the change`),
         ...problems(
           'BadRequest',
           'NotFound',
@@ -170,20 +171,26 @@ export function resourcePaths(
           'ValidationFailed',
         ),
       },
-    };
-  }
-  if (compiled.enabled.has('destroy')) {
-    member.delete = {
+    }),
+    destroy: () => ({
       operationId: operationId('destroy'),
       tags,
       summary: `Delete a ${name}`,
       description: `Ids are never reused; deleting again is 404.`,
       parameters: [ifMatchParameter],
       responses: {
-        '204': { description: `The ${name} was deleted` },
+        [SUCCESS]: { description: `The ${name} was deleted` },
         ...problems('NotFound', 'PreconditionFailed'),
       },
-    };
+    }),
+  };
+  // Listed as readers expect them: GET first, then the writes.
+  for (const spec of [...ACTIONS].sort((a, b) => READING_ORDER.indexOf(a.method) - READING_ORDER.indexOf(b.method))) {
+    if (!compiled.enabled.has(spec.name)) continue;
+    const { responses, ...operation } = operations[spec.name]();
+    const { [SUCCESS]: success, ...others } = responses;
+    const item = spec.target === 'collection' ? collection : member;
+    item[spec.method.toLowerCase()] = { ...operation, responses: { [String(spec.status)]: success, ...others } };
   }
 
   // Both paths exist even when every action on one is disabled: they answer 405, not 404.
