@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Store } from '@resourcery/core';
-import { compiledResource, HttpError, toProblemResponse } from '@resourcery/core/adapter';
+import { compiledResource, unknownPathResponse } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import morgan from 'morgan';
@@ -76,9 +76,8 @@ export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 
   app.use('/api', api);
   // Outside /api too, an unknown path is a problem+json 404 (not Express's HTML page), never sniffed.
   app.use((req, res) => {
-    const path = req.path.length > 100 ? `${req.path.slice(0, 100)}… (${req.path.length} characters)` : req.path;
-    const problem = toProblemResponse(new HttpError(404, 'not_found', { detail: `No resource at ${path}` }));
-    res.status(problem.status).set(problem.headers).set('x-content-type-options', 'nosniff').end(problem.body);
+    const problem = unknownPathResponse(req.path);
+    res.status(problem.status).set(problem.headers).end(problem.body);
   });
   return app;
 }

@@ -1,4 +1,4 @@
-import { HttpError, type NeutralResponse, toProblemResponse } from '@resourcery/core/adapter';
+import { type NeutralResponse, unknownPathResponse } from '@resourcery/core/adapter';
 import type { Request } from 'express';
 
 /** What this module reads of an Express router layer. */
@@ -100,9 +100,5 @@ export function unknownBase(req: Request): NeutralResponse {
   const url = req.originalUrl;
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  const shown = path.length > 100 ? `${path.slice(0, 100)}… (${path.length} characters)` : path;
-  const detail = `No resource at ${shown} (paths are case-sensitive and have no trailing slash)`;
-  const response = toProblemResponse(new HttpError(404, 'not_found', { detail }));
-  response.headers['X-Content-Type-Options'] = 'nosniff';
-  return response;
+  return unknownPathResponse(path);
 }

@@ -2,9 +2,8 @@ import {
   type Api,
   type ApiOptions,
   createApi,
-  HttpError,
   type NeutralResponse,
-  toProblemResponse,
+  unknownPathResponse,
 } from '@resourcery/core/adapter';
 
 /** Options of {@link createFetchHandler}: those of `createApi`, the mount point, and `state` from the `Request`. */
@@ -115,8 +114,7 @@ export function createFetchHandler<S = Record<string, unknown>>(options: FetchOp
     const { body, readDeclaredBody, drain } = requestBody(request, headers);
     let response: NeutralResponse;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) {
-      response = toProblemResponse(new HttpError(404, 'not_found', { detail: `No resource at ${path.slice(0, 200)}` }));
-      response.headers['X-Content-Type-Options'] = 'nosniff';
+      response = unknownPathResponse(path);
     } else {
       response = await api.handle({
         method: request.method,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Api, type ApiOptions, createApi, HttpError, toProblemResponse } from '@resourcery/core/adapter';
+import { type Api, type ApiOptions, createApi, unknownPathResponse } from '@resourcery/core/adapter';
 import { toNeutralRequest, writeResponse } from './node-request.js';
 
 /** Options of {@link createListener}: those of `createApi`, plus the mount point. */
@@ -31,10 +31,7 @@ export function createListener<S = Record<string, unknown>>(
     const query = url.indexOf('?');
     const fullPath = query === -1 ? url : url.slice(0, query);
     if (fullPath !== basePath && !fullPath.startsWith(`${basePath}/`)) {
-      const detail = `No resource at ${fullPath.slice(0, 200)}`;
-      const response = toProblemResponse(new HttpError(404, 'not_found', { detail }));
-      response.headers['X-Content-Type-Options'] = 'nosniff';
-      writeResponse(res, response);
+      writeResponse(res, unknownPathResponse(fullPath));
       return;
     }
     const request = toNeutralRequest(req, {

@@ -36,7 +36,7 @@ export type Route<T> =
 export function route<T extends Routable>(request: NeutralRequest, targets: ReadonlyMap<string, T>): Route<T> {
   const match = ROUTE.exec(request.path);
   const target = match ? targets.get(match[1] as string) : undefined;
-  if (!match || !target) throw unknownPath(request);
+  if (!match || !target) throw unknownPath(request.basePath + request.path);
   const rawId = match[2];
   const where: ActionTarget = rawId === undefined ? 'collection' : 'member';
   const allow = target.allow[where];
@@ -55,8 +55,6 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
 }
 
 /** The 404 of a path no resource has; it says the rule, since a near miss is the likely cause. */
-function unknownPath(request: Pick<NeutralRequest, 'basePath' | 'path'>): NotFoundError {
-  return new NotFoundError(
-    `No resource at ${echo(request.basePath + request.path)} (paths are case-sensitive and have no trailing slash)`,
-  );
+export function unknownPath(path: string): NotFoundError {
+  return new NotFoundError(`No resource at ${echo(path)} (paths are case-sensitive and have no trailing slash)`);
 }

@@ -2,6 +2,7 @@ import { ConflictError, HttpError, ServiceUnavailableError, ValidationError } fr
 import type { NeutralResponse } from '../http/neutral.js';
 import { type ErrorLogger, toProblemResponse } from '../http/problem.js';
 import { ConstraintViolation, StoreUnavailable } from '../store/store-errors.js';
+import { unknownPath } from './route.js';
 
 const MESSAGES: Record<ConstraintViolation['kind'], string> = {
   unique: 'is already taken',
@@ -36,4 +37,17 @@ export function problemFor(
   request: { method: string; path: string },
 ): NeutralResponse {
   return toProblemResponse(storeErrorToHttp(error), log, request);
+}
+
+/**
+ * The 404 problem of a request outside every mounted resource (another base path, or the mount
+ * path spelled differently), for adapters that answer it before the API sees the request.
+ *
+ * @example
+ * ```ts
+ * if (!path.startsWith(`${basePath}/`)) return writeResponse(res, unknownPathResponse(path));
+ * ```
+ */
+export function unknownPathResponse(path: string): NeutralResponse {
+  return toProblemResponse(unknownPath(path));
 }

@@ -29,7 +29,7 @@ export type ErrorLogger = (error: unknown, context: { method: string; path: stri
  * @example
  * ```ts
  * const response = toProblemResponse(new NotFoundError());
- * // { status: 404, headers: { 'Content-Type': 'application/problem+json' }, body: '{"type":...}' }
+ * // { status: 404, headers: { 'Content-Type': 'application/problem+json', 'X-Content-Type-Options': 'nosniff' }, body: ... }
  * ```
  */
 export function toProblemResponse(
@@ -58,7 +58,7 @@ export function toProblemResponse(
   if (known.errors) problem.errors = known.errors;
   return {
     status: known.status,
-    headers: { ...known.headers, 'Content-Type': 'application/problem+json' },
+    headers: { ...known.headers, 'Content-Type': 'application/problem+json', 'X-Content-Type-Options': 'nosniff' },
     body: JSON.stringify(problem),
   };
 }
