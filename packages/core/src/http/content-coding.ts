@@ -1,3 +1,4 @@
+import { echo } from '../errors/echo.js';
 import { BadRequestError, HttpError } from '../errors/http-error.js';
 import { concatBytes } from './neutral.js';
 
@@ -27,7 +28,7 @@ export function contentCoding(header: string | undefined): 'gzip' | 'deflate' | 
   const format = codings.length === 1 ? FORMATS.get(codings[0] as string) : undefined;
   if (format === undefined) {
     throw new HttpError(415, 'unsupported_media_type', {
-      detail: `The request body must be sent uncompressed, gzip or deflate, not with Content-Encoding: ${header.slice(0, 100)}`,
+      detail: `The request body must be sent uncompressed, gzip or deflate, not with Content-Encoding: ${echo(header)}`,
       headers: { 'Accept-Encoding': ACCEPTED },
     });
   }

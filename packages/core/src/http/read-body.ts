@@ -1,3 +1,4 @@
+import { echo } from '../errors/echo.js';
 import { BadRequestError, HttpError } from '../errors/http-error.js';
 import { contentCoding, decodeBody } from './content-coding.js';
 import { concatBytes, type NeutralRequest } from './neutral.js';
@@ -20,7 +21,7 @@ export async function readJsonBody(request: NeutralRequest, limit: number, maxDe
   const contentType = request.headers['content-type'] ?? '';
   if (!isJsonType(contentType)) {
     throw new HttpError(415, 'unsupported_media_type', {
-      detail: `The request body must be JSON (Content-Type: application/json)${contentType ? `, not ${contentType.slice(0, 100)}` : ''}`,
+      detail: `The request body must be JSON (Content-Type: application/json)${contentType ? `, not ${echo(contentType)}` : ''}`,
       headers: { 'Accept-Patch': 'application/json' },
     });
   }
