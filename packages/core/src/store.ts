@@ -1,6 +1,34 @@
 // `@resourcery/core/store`: what a store author implements and the helpers stores share.
-export type { AttributeSchema, AttributeType, CollectionSchema, Scalar } from './schema/types.js';
+export { MAX_PRECISION } from './schema/convert.js';
+export type {
+  AttributeSchema,
+  AttributeType,
+  CollectionSchema,
+  ForeignKey,
+  Id,
+  JsonObject,
+  OnDelete,
+  Scalar,
+  StoredValue,
+} from './schema/types.js';
+export {
+  canonicalDate,
+  canonicalDateTime,
+  canonicalDecimal,
+  canonicalUuid,
+  compareDecimals,
+  type DecimalProblem,
+} from './schema/values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
 export { memoryStore } from './store/memory-store.js';
-export type { Collection, Condition, ListQuery, ListResult, Order, Store, StoredRecord } from './store/store.js';
+export type {
+  Collection,
+  Condition,
+  ListQuery,
+  ListResult,
+  Order,
+  Store,
+  StoredRecord,
+  StoreTransaction,
+} from './store/store.js';
 export { type ConstraintKind, ConstraintViolation, StoreError, StoreUnavailable } from './store/store-errors.js';

@@ -1,22 +1,29 @@
-import type { AttributeType, Scalar } from './types.js';
+import type { AttributeSchema, AttributeType, Id, Scalar } from './types.js';
+import { canonicalDate, canonicalDateTime, canonicalDecimal, canonicalUuid } from './values.js';
 
 const INTEGER = /^(0|-?[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 const ID = /^[1-9][0-9]*$/;
 
 /**
- * Converts a query-string value to an attribute's type, or answers `undefined` when it does
- * not convert: integers in plain decimal within the safe range, finite decimal numbers,
- * `true`/`false`, and strings taken literally.
+ * Converts a query-string value to an attribute's type and canonical form, or answers
+ * `undefined` when it does not convert: integers in plain decimal within the safe range, finite
+ * decimal numbers, `true`/`false`, strings taken literally, RFC 3339 date-times (to UTC with
+ * milliseconds), `YYYY-MM-DD` dates, decimals of at most the declared places (to exactly
+ * that many) and uuids (to lowercase). A `json` attribute takes no query value.
  *
  * @example
  * ```ts
- * convertValue('integer', '7'); // 7
- * convertValue('integer', '1e3'); // undefined
- * convertValue('string', '"quoted"'); // '"quoted"'
+ * convertValue({ name: 'year', type: 'integer', nullable: true }, '7'); // 7
+ * convertValue({ name: 'year', type: 'integer', nullable: true }, '1e3'); // undefined
+ * convertValue({ name: 'price', type: 'decimal', nullable: true, scale: 2 }, '10'); // '10.00'
  * ```
  */
-export function convertValue(type: AttributeType, raw: string): Scalar | undefined {
+export function convertValue(
+  attribute: Pick<AttributeSchema, 'type' | 'scale' | 'precision'>,
+  raw: string,
+): Scalar | undefined {
+  const type: AttributeType = attribute.type;
   switch (type) {
     case 'string':
       return isStorableString(raw) ? raw : undefined;
@@ -30,8 +37,21 @@ export function convertValue(type: AttributeType, raw: string): Scalar | undefin
     }
     case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : undefined;
+    case 'date-time':
+      return canonicalDateTime(raw);
+    case 'date':
+      return canonicalDate(raw);
+    case 'uuid':
+      return canonicalUuid(raw);
+    case 'decimal':
+      return canonicalDecimal(raw, attribute.scale ?? 0, attribute.precision ?? MAX_PRECISION).value;
+    case 'json':
+      return undefined;
   }
 }
+
+/** The most digits a decimal may have: 15 fit exactly in every store (SQLite keeps a scaled integer). */
+export const MAX_PRECISION = 15;
 
 /**
  * Whether every store can hold this string: well-formed Unicode (no lone surrogate) and no NUL
@@ -49,16 +69,19 @@ export function isStorableString(value: string): boolean {
 }
 
 /**
- * Parses a path id: a positive integer in plain decimal within the safe range, else `undefined`
- * (the API then answers 404, as for an id that does not exist).
+ * Parses a path id: for integer ids a positive integer in plain decimal within the safe range,
+ * for uuid ids a uuid (answered lowercase); else `undefined` (the API then answers 404, as for
+ * an id that does not exist).
  *
  * @example
  * ```ts
  * parseId('42'); // 42
  * parseId('0'); parseId('-1'); parseId('1.5'); parseId('abc'); // undefined
+ * parseId('3F2504E0-4F89-11D3-9A0C-0305E82C3301', 'uuid'); // '3f2504e0-4f89-11d3-9a0c-0305e82c3301'
  * ```
  */
-export function parseId(raw: string): number | undefined {
+export function parseId(raw: string, type: 'integer' | 'uuid' = 'integer'): Id | undefined {
+  if (type === 'uuid') return canonicalUuid(raw);
   if (!ID.test(raw)) return undefined;
   const id = Number(raw);
   return Number.isSafeInteger(id) ? id : undefined;

@@ -1,8 +1,31 @@
-/** Value types an attribute can hold. */
-export type AttributeType = 'integer' | 'number' | 'string' | 'boolean';
+/**
+ * Value types an attribute can hold. Every store answers the same JSON for each (CONTRACT
+ * part 3): `date-time` an RFC 3339 string in UTC with milliseconds (`2024-05-01T12:00:00.000Z`),
+ * `date` a `YYYY-MM-DD` string, `decimal` a string with exactly the declared places (`"12.50"`),
+ * `uuid` a lowercase canonical string, `json` a JSON object.
+ */
+export type AttributeType =
+  | 'integer'
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'date-time'
+  | 'date'
+  | 'decimal'
+  | 'uuid'
+  | 'json';
 
-/** A stored value. `null` stands for "no value" in every store. */
+/** A stored value other than JSON: `null` stands for "no value" in every store. */
 export type Scalar = string | number | boolean | null;
+
+/** The value of a `json` attribute: a JSON object. */
+export type JsonObject = { [key: string]: unknown };
+
+/** Any value a record holds. */
+export type StoredValue = Scalar | JsonObject;
+
+/** A record id: a store-assigned integer, or a server-assigned uuid (lowercase). */
+export type Id = number | string;
 
 /** One attribute of a collection, as stores see it. */
 export interface AttributeSchema {
@@ -10,16 +33,40 @@ export interface AttributeSchema {
   readonly type: AttributeType;
   /** Whether the attribute may be `null` (absent on create). */
   readonly nullable: boolean;
-  /** Maximum string length, when the model declares one (stores may size columns by it). */
+  /** Maximum string length in code points, when the model declares one (stores may size columns by it). */
   readonly maxLength?: number;
+  /** `decimal`: the digits after the point (every value has exactly this many). */
+  readonly scale?: number;
+  /** `decimal`: the most digits in all (at most 15, so that every store holds them exactly). */
+  readonly precision?: number;
+  /** The value a create that leaves the attribute out gets (also the column's SQL `DEFAULT`). */
+  readonly default?: Scalar;
+}
+
+/** What happens to the records referring to a record that is destroyed. */
+export type OnDelete = 'restrict' | 'cascade' | 'nullify';
+
+/** A foreign key: `field` holds the id of a record of `collection` (another collection's `name`). */
+export interface ForeignKey {
+  readonly field: string;
+  readonly collection: string;
+  /** `restrict` (the default): the destroy fails; `cascade`: these records go too; `nullify`: `field` becomes `null`. */
+  readonly onDelete: OnDelete;
 }
 
 /** What a store knows about one resource's records. */
 export interface CollectionSchema {
   /** Table / collection name, e.g. `books`. */
   readonly name: string;
-  /** Every attribute, `id` first. */
+  /** Every attribute, `id` first (its type is `integer` or `uuid`). */
   readonly attributes: readonly AttributeSchema[];
   /** Attributes that are filtered or sorted on (stores may index them). */
   readonly indexed: readonly string[];
+  /**
+   * Sets of attributes whose values no two records share (`[['isbn'], ['authorId', 'title']]`).
+   * A set with a `null` among its values never collides, as in SQL.
+   */
+  readonly unique?: readonly (readonly string[])[];
+  /** Attributes holding the id of another collection's record, checked by the store. */
+  readonly references?: readonly ForeignKey[];
 }

@@ -28,17 +28,22 @@ export class StoreUnavailable extends StoreError {
   }
 }
 
-/** The kinds of constraint a write can break. */
-export type ConstraintKind = 'unique' | 'not_null' | 'check' | 'foreign_key' | 'other';
+/**
+ * The kinds of constraint a write can break. `foreign_key`: a value names no record of the
+ * referenced collection; `referenced`: a destroyed record is still referred to.
+ */
+export type ConstraintKind = 'unique' | 'not_null' | 'check' | 'foreign_key' | 'referenced' | 'other';
 
 /**
- * Thrown by a store when a write breaks a database constraint. `field` names the offending
- * attribute when known: the API answers 422 for it, else 409. The driver's error stays the
- * `cause`, for the server log only.
+ * Thrown by a store when a write breaks a constraint. `field` names the offending attribute
+ * when known: the API answers 422 for it, else 409. For `referenced`, `referencedBy` names the
+ * collection and foreign key still referring to the record (the API answers 409 naming the
+ * relation). The driver's error stays the `cause`, for the server log only.
  *
  * @example
  * ```ts
  * throw new ConstraintViolation('unique', 'name', error);
+ * throw new ConstraintViolation('referenced', undefined, error, { collection: 'books', field: 'authorId' });
  * ```
  */
 export class ConstraintViolation extends StoreError {
@@ -47,7 +52,9 @@ export class ConstraintViolation extends StoreError {
     readonly kind: ConstraintKind,
     readonly field?: string,
     cause?: unknown,
+    readonly referencedBy?: { readonly collection: string; readonly field: string },
   ) {
-    super(`The change breaks a ${kind.replace('_', ' ')} constraint${field ? ` on ${field}` : ''}`, { cause });
+    const on = field ? ` on ${field}` : referencedBy ? ` from ${referencedBy.collection}.${referencedBy.field}` : '';
+    super(`The change breaks a ${kind.replace('_', ' ')} constraint${on}`, { cause });
   }
 }

@@ -1,7 +1,7 @@
-import type { CollectionSchema, Scalar } from '../schema/types.js';
+import type { CollectionSchema, Id, Scalar, StoredValue } from '../schema/types.js';
 
-/** A stored record: `id` plus the resource's attributes. */
-export type StoredRecord = { id: number } & Record<string, Scalar>;
+/** A stored record: `id` plus the resource's attributes, each in its canonical form (see `AttributeType`). */
+export type StoredRecord = { id: Id } & Record<string, StoredValue>;
 
 /** `field IN (values)`; one value is plain equality. Conditions of a query are ANDed. */
 export interface Condition {
@@ -24,6 +24,12 @@ export interface ListQuery {
   readonly offset: number;
   /** Whether the total number of matching records is wanted. */
   readonly count: boolean;
+  /**
+   * Keeps only the first `limit` records of each value of `field` (in `order`), before the
+   * query's own `limit` and `offset` apply: the records of a has-many relation for a page of
+   * parents, in one query.
+   */
+  readonly perGroup?: { readonly field: string; readonly limit: number };
 }
 
 /** What {@link Collection.list} answers. */
@@ -40,9 +46,11 @@ export interface ListResult<R = StoredRecord> {
  * resource's scope (e.g. "owned by the current user"): a record outside it is "not found".
  *
  * Implementations must satisfy the shared store suite (`@resourcery/testing`):
- * ids start at 1, increase and are never reused; strings compare by code point and
- * case-sensitively; `null` sorts before every value in ascending order; `update` writes only
- * the fields it is given.
+ * integer ids start at 1, increase and are never reused (a uuid id comes with the values of
+ * `create`); strings compare by code point and case-sensitively, decimals numerically; `null`
+ * sorts before every value in ascending order; `update` writes only the fields it is given;
+ * the schema's `unique` sets and `references` are enforced, breaking one throws a
+ * `ConstraintViolation`.
  *
  * @example
  * ```ts
@@ -56,7 +64,7 @@ export interface Collection<R extends StoredRecord = StoredRecord> {
   /** Lists records; filtering, ordering, paging and counting happen in the store (index). */
   list(query: ListQuery): Promise<ListResult<R>>;
   /** The record with this id that also matches `where`, or `undefined` (show, update, destroy). */
-  find(id: number, where: readonly Condition[]): Promise<R | undefined>;
+  find(id: Id, where: readonly Condition[]): Promise<R | undefined>;
   /** Stores a new record; the store assigns the id. Answers the stored record. */
   create(values: Readonly<Partial<R>>): Promise<R>;
   /**
@@ -64,14 +72,37 @@ export interface Collection<R extends StoredRecord = StoredRecord> {
    * atomic step (no read-modify-write). Answers the whole record after the change, or
    * `undefined` when there is no such record.
    */
-  update(id: number, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;
-  /** Deletes the record if it matches `where`; answers whether a record was deleted. */
-  destroy(id: number, where: readonly Condition[]): Promise<boolean>;
+  update(id: Id, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;
+  /**
+   * Deletes the record if it matches `where`; answers whether a record was deleted. Records of
+   * other collections referring to it are destroyed or nullified as their foreign key says, or,
+   * by default, the destroy fails with a `referenced` `ConstraintViolation`.
+   */
+  destroy(id: Id, where: readonly Condition[]): Promise<boolean>;
   /**
    * Runs `work` in a transaction: everything done through the collection it receives is
    * committed together when `work` resolves and undone when it rejects.
    */
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The collections of a store inside one transaction: everything written through them commits
+ * together or not at all. Nested transactions undo only their own writes when they fail.
+ *
+ * @example
+ * ```ts
+ * await store.transaction(async (tx) => {
+ *   const book = await tx.collection(books).create({ title: 'Dune' });
+ *   await tx.collection(audits).create({ action: 'create', bookId: book.id });
+ * });
+ * ```
+ */
+export interface StoreTransaction {
+  /** The collection of one resource, bound to this transaction. */
+  collection(schema: CollectionSchema): Collection;
+  /** A nested transaction (a savepoint in SQL). */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -87,7 +118,15 @@ export interface Collection<R extends StoredRecord = StoredRecord> {
 export interface Store {
   /** The collection of one resource's records; called once per resource when the API is built. */
   collection(schema: CollectionSchema): Collection;
-  /** Prepares the store (connects, creates tables...); called before serving, again after a failure. */
+  /**
+   * Runs `work` in one transaction over every collection of the store: committed when it
+   * resolves, undone when it rejects.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Prepares the store (connects, creates tables...); called before serving, again after a
+   * failure. `schemas` are every collection of the API, referenced ones before those referring to them.
+   */
   init?(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Releases connections. */
   close?(): Promise<void>;
