@@ -20,8 +20,10 @@ export type {
   ActionContext,
   ContextOf,
   Filter,
+  IdOf,
   IndexContext,
   RecordOf,
+  ServerSet,
 } from './resource/context-types.js';
 export { defineResource } from './resource/define-resource.js';
 export type {
@@ -30,9 +32,20 @@ export type {
   FieldRules,
   Hook,
   Hooks,
+  Relations,
   Resource,
   ResourceOptions,
   Steps,
 } from './resource/options.js';
+export {
+  type BelongsTo,
+  belongsTo,
+  type HasMany,
+  hasMany,
+  type Relation,
+  type RelationTarget,
+} from './resource/relations.js';
+export type { TypeDeclaration } from './schema/infer-attributes.js';
+export type { Id, OnDelete } from './schema/types.js';
 export { memoryStore } from './store/memory-store.js';
-export type { Store } from './store/store.js';
+export type { Collection, Store, StoreTransaction } from './store/store.js';

@@ -6,8 +6,9 @@ import { type CompiledResource, type HooksByAction, hooksByAction } from '../res
 import { Context } from '../resource/context.js';
 import { compiledResource } from '../resource/define-resource.js';
 import { runAction } from '../resource/lifecycle.js';
+import { type MountedResource, type MountedResources, mountResources } from '../resource/link.js';
 import type { Hooks, Resource } from '../resource/options.js';
-import type { Collection, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { logToConsole } from './log-to-console.js';
 import { Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
@@ -61,7 +62,7 @@ export interface Api {
 
 interface Mounted extends Routable {
   readonly compiled: CompiledResource;
-  readonly collection: Collection;
+  readonly self: MountedResource;
   /** The API's hooks and the resource's, merged in the order they run. */
   readonly hooks: HooksByAction;
   readonly readiness: Readiness;
@@ -97,22 +98,28 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   // Each store is prepared on its own: one that is down answers 503 for its resources only.
   const readiness = new Map<Store, Readiness>();
   const describe = describeApi(options.resources, options);
-  for (const resource of options.resources) {
-    const compiled = compiledResource(resource);
+  const resources: MountedResources & { all: readonly MountedResource[] } = mountResources(
+    options.resources.map((resource) => compiledResource(resource)),
+    (compiled) => compiled.resource.options.store ?? options.store,
+  );
+  // Referenced tables first, so that a store can create its foreign keys.
+  for (const self of resources.all) {
+    const { compiled, store } = self;
+    const resource = compiled.resource;
     if (mounted.has(resource.path)) throw new TypeError(`createApi: two resources use the path "${resource.path}"`);
-    const store = resource.options.store ?? options.store;
     let entry = readiness.get(store);
     if (!entry) {
       entry = new Readiness(store);
       readiness.set(store, entry);
     }
-    entry.schemas.push(compiled.schema);
+    entry.schemas.push(self.schema);
     mounted.set(resource.path, {
       name: resource.name,
       enabled: compiled.enabled,
       allow: allowHeaders(compiled.enabled),
+      idType: compiled.schema.attributes[0]?.type === 'uuid' ? 'uuid' : 'integer',
       compiled,
-      collection: store.collection(compiled.schema),
+      self,
       hooks: mergeHooks(apiHooks, compiled.hooks),
       readiness: entry,
     });
@@ -134,7 +141,11 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       headers: request.headers,
       native: request.native,
     };
-    const ctx = new Context(target.compiled, routed.action, contextRequest, routed.id, target.collection, state);
+    const { self } = target;
+    const ctx = new Context(target.compiled, routed.action, contextRequest, routed.id, self.collection, state, {
+      self,
+      api: resources,
+    });
     await runAction(ctx, target.hooks, request);
     // The context is done with: its headers become the response's.
     const headers = ctx.headers;

@@ -3,6 +3,7 @@ import { echo } from '../errors/echo.js';
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { parseId } from '../schema/convert.js';
+import type { Id } from '../schema/types.js';
 
 /**
  * `/<path>` or `/<path>/<id>`, spelled exactly: case-sensitive, no trailing slash, no empty
@@ -17,6 +18,8 @@ export interface Routable {
   readonly enabled: ReadonlySet<ActionName>;
   /** The `Allow` header of each target, built once from the action table. */
   readonly allow: Readonly<Record<ActionTarget, string>>;
+  /** The type of the ids in member paths. */
+  readonly idType: 'integer' | 'uuid';
 }
 
 /** The `Allow` headers of a resource serving `enabled` actions. */
@@ -27,7 +30,7 @@ export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTar
 /** A request routed to one resource: the action (or `OPTIONS`) and, for a member, its id. */
 export type Route<T> =
   | { readonly target: T; readonly options: string }
-  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: number };
+  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: Id };
 
 /**
  * Routes a request by the action table: `/<path>` and `/<path>/<id>`. Throws 404 for an
@@ -49,7 +52,7 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
     });
   }
   if (rawId === undefined) return { target, action, id: 0 };
-  const id = parseId(rawId);
+  const id = parseId(rawId, target.idType);
   if (id === undefined) throw new NotFoundError(`${target.name} ${echo(rawId, 30)} does not exist`);
   return { target, action, id };
 }

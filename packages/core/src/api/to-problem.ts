@@ -8,7 +8,8 @@ const MESSAGES: Record<ConstraintViolation['kind'], string> = {
   unique: 'is already taken',
   not_null: 'is required',
   check: 'is not accepted',
-  foreign_key: 'is not accepted',
+  foreign_key: 'does not exist',
+  referenced: 'is still referred to',
   other: 'is not accepted',
 };
 
@@ -22,7 +23,11 @@ export function storeErrorToHttp(error: unknown): unknown {
   if (!(error instanceof ConstraintViolation)) return error;
   const mapped = error.field
     ? new ValidationError({ [error.field]: [MESSAGES[error.kind]] })
-    : new ConflictError(`The change breaks a ${error.kind.replace('_', ' ')} constraint`);
+    : new ConflictError(
+        error.kind === 'referenced'
+          ? `The record is still referred to by ${error.referencedBy?.collection ?? 'other records'}`
+          : `The change breaks a ${error.kind.replace('_', ' ')} constraint`,
+      );
   return new HttpError(mapped.status, mapped.code, {
     detail: mapped.detail,
     errors: mapped.errors,

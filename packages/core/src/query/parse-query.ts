@@ -17,11 +17,14 @@ export interface RawIndexQuery {
   readonly perPage?: number;
   /** `count=false` skips the total (no `X-Total-Count`, no `last` link); `count=true` asks for it. */
   readonly count?: boolean;
+  /** `include=author,reviews`: the relations to add to each record. */
+  readonly include?: string[];
 }
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
 const SORT_KEY = /^-?[A-Za-z_][A-Za-z0-9_]*$/;
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function invalid(detail: string): BadRequestError {
   return new BadRequestError(detail, 'invalid_query');
@@ -75,13 +78,12 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
     seen.add(name);
   };
 
-  for (const pair of rawQuery.split('&')) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const key = decode(equals === -1 ? pair : pair.slice(0, equals));
-    const value = equals === -1 ? '' : decode(pair.slice(equals + 1));
-
-    if (key === 'sort') {
+  let include: string[] | undefined;
+  for (const [key, value] of pairs(rawQuery)) {
+    if (key === 'include') {
+      once(key);
+      include = includeList(value, limits);
+    } else if (key === 'sort') {
       once(key);
       const keys = value.split(',');
       if (keys.length > limits.sortKeys)
@@ -127,5 +129,47 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
       else filters.set(attribute, { attribute, values: [value], array });
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage, count };
+  return { filters: [...filters.values()], sort, page, perPage, count, include };
+}
+
+/** The decoded `key=value` pairs of a query string. */
+function* pairs(rawQuery: string): Generator<[string, string]> {
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    yield [decode(equals === -1 ? pair : pair.slice(0, equals)), equals === -1 ? '' : decode(pair.slice(equals + 1))];
+  }
+}
+
+function includeList(value: string, limits: Limits): string[] {
+  const names = value.split(',');
+  if (names.length > limits.sortKeys) throw invalid(`include accepts at most ${limits.sortKeys} relations`);
+  for (const name of names) {
+    if (!NAME.test(name)) {
+      throw invalid(`include must be a comma-separated list of relation names (got "${echo(value)}")`);
+    }
+  }
+  if (new Set(names).size < names.length) throw invalid(`include names a relation more than once`);
+  return names;
+}
+
+/**
+ * The `include` parameter of a show request (the other parameters of a show are ignored):
+ * the relation names, or `undefined` when absent. Malformed or repeated is a 400.
+ *
+ * @example
+ * ```ts
+ * parseInclude('include=author,reviews'); // ['author', 'reviews']
+ * ```
+ */
+export function parseInclude(rawQuery: string, limits: Limits = DEFAULT_LIMITS): string[] | undefined {
+  if (!rawQuery.includes('include')) return undefined;
+  if (rawQuery.length > limits.queryLength) return parseIndexQuery(rawQuery, limits).include;
+  let include: string[] | undefined;
+  for (const [key, value] of pairs(rawQuery)) {
+    if (key !== 'include') continue;
+    if (include) throw invalid('include is given more than once');
+    include = includeList(value, limits);
+  }
+  return include;
 }

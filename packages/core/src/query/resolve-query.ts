@@ -16,6 +16,8 @@ export interface IndexQuery {
   perPage: number;
   /** Whether the total is counted (`X-Total-Count`, `last` link). */
   count: boolean;
+  /** The relations to add to each record (`include=`), checked against the resource's. */
+  include: string[];
 }
 
 /** What a resource allows in an index query. */
@@ -27,6 +29,8 @@ export interface QueryRules {
   readonly perPage: { readonly default: number; readonly max: number };
   /** Whether the total is counted when the request does not say (`count=`). */
   readonly count: boolean;
+  /** The names `include=` accepts. */
+  readonly relations: ReadonlySet<string>;
 }
 
 function invalid(detail: string): BadRequestError {
@@ -55,11 +59,11 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQ
   const where: Condition[] = raw.filters.map(({ attribute, values, array }) => {
     const parameter = `filter[${echo(attribute, 50)}]${array ? '[]' : ''}`;
     checkName(parameter, attribute, rules.filterable);
-    const type = (rules.attributes.get(attribute) as AttributeSchema).type;
+    const schema = rules.attributes.get(attribute) as AttributeSchema;
     const converted = values.map((value) => {
-      const result = convertValue(type, value);
+      const result = convertValue(schema, value);
       if (result === undefined) {
-        throw invalid(`${parameter}: "${echo(value)}" is not a valid ${type}`);
+        throw invalid(`${parameter}: "${echo(value)}" is not a valid ${describeType(schema)}`);
       }
       return result;
     });
@@ -78,5 +82,31 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQ
 
   const perPage = raw.perPage ?? rules.perPage.default;
   if (perPage > rules.perPage.max) throw invalid(`per_page must be at most ${rules.perPage.max} (got ${perPage})`);
-  return { where, order, page: raw.page ?? 1, perPage, count: raw.count ?? rules.count };
+  return {
+    where,
+    order,
+    page: raw.page ?? 1,
+    perPage,
+    count: raw.count ?? rules.count,
+    include: checkInclude(raw.include, rules.relations),
+  };
+}
+
+/** The `include` names, each a relation of the resource (else a 400 naming it). */
+export function checkInclude(names: readonly string[] | undefined, relations: ReadonlySet<string>): string[] {
+  for (const name of names ?? []) {
+    if (!relations.has(name)) {
+      const list = [...relations].join(', ') || 'none';
+      throw invalid(`include: "${echo(name)}" is not a relation of this resource (relations: ${list})`);
+    }
+  }
+  return names ? [...names] : [];
+}
+
+/** How a 400 names the type a filter value must have. */
+function describeType({ type, scale }: AttributeSchema): string {
+  if (type === 'decimal') return `decimal with at most ${scale ?? 0} places`;
+  if (type === 'date-time') return 'RFC 3339 date-time';
+  if (type === 'date') return 'date (YYYY-MM-DD)';
+  return type;
 }

@@ -2,10 +2,11 @@ import { ACTION_NAMES, type ActionName } from '../contract/actions.js';
 import { DEFAULT_LIMITS, ENCODED_CODE_POINT, type Limits } from '../contract/limits.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
-import { inferAttributes } from '../schema/infer-attributes.js';
-import type { AttributeSchema, AttributeType, CollectionSchema } from '../schema/types.js';
+import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
+import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
 import type { InputRules } from './input/validate-input.js';
-import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Resource, ResourceOptions } from './options.js';
+import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
+import { type ServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
 import { composeSteps, type RunSteps } from './steps.js';
 
 /** Hooks of every kind, flattened into one list per action (`all` first). */
@@ -30,6 +31,10 @@ export interface CompiledResource {
   readonly enabled: ReadonlySet<ActionName>;
   readonly steps: RunSteps;
   readonly hooks: HooksByAction;
+  /** The declared relations, by name (their targets are found when an API mounts the resource). */
+  readonly relations: Relations;
+  /** What the server sets on writes: a uuid id, timestamps, defaults. */
+  readonly serverValues: ServerValues;
 }
 
 type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknown>>;
@@ -37,7 +42,9 @@ type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknow
 /** Checks a resource's declaration against its model and compiles it; throws on a mistake. */
 export function compile(resource: Resource): CompiledResource {
   const options = resource.options as AnyOptions;
-  const list = inferAttributes(options.model, options.types as Record<string, AttributeType> | undefined);
+  const inferred = inferAttributes(options.model, options.types as Record<string, TypeDeclaration> | undefined, options.id);
+  const serverValues = serverValuesOf(resource.name, options, inferred);
+  const list = withModelAttributes(resource.name, inferred, serverValues, options.defaults);
   const attributes = new Map(list.map((attribute) => [attribute.name, attribute]));
   const all = list.map((attribute) => attribute.name);
   const fields = options.fields ?? {};
@@ -51,17 +58,28 @@ export function compile(resource: Resource): CompiledResource {
     }
     return [...(names ?? fallback)];
   };
-  const readOnly = new Set(['id', ...pick('readOnly', fields.readOnly, [])]);
+  const readOnly = new Set(['id', ...serverValues.timestamps, ...pick('readOnly', fields.readOnly, [])]);
   const writable = all.filter((name) => !readOnly.has(name));
   const shown = ['id', ...pick('show', fields.show, all).filter((name) => name !== 'id')];
   // A field responses hide cannot be filtered or sorted on unless a list names it: else its
-  // values could be guessed one filter (or one sort) at a time.
-  const filterable = pick('filter', fields.filter, shown);
-  const sortable = pick('sort', fields.sort, shown);
+  // values could be guessed one filter (or one sort) at a time. JSON values are neither.
+  const comparable = shown.filter((name) => attributes.get(name)?.type !== 'json');
+  const filterable = pick('filter', fields.filter, comparable);
+  const sortable = pick('sort', fields.sort, comparable);
+  for (const name of [...filterable, ...sortable]) {
+    if (attributes.get(name)?.type === 'json') {
+      throw new TypeError(`defineResource(${resource.name}): "${name}" holds JSON, which cannot be filtered or sorted on`);
+    }
+  }
+  const unique = (options.unique ?? []).map((entry) => {
+    const set = typeof entry === 'string' ? [entry] : [...(entry as string[])];
+    return pick('unique', set, []);
+  });
   // Hidden fields keep their index: a scope step queries them (`ownerId`, `deleted`).
   const indexed = new Set([...(fields.filter ?? all), ...(fields.sort ?? all)]);
   const perPage = checkedPerPage(resource.name, options.perPage);
-  const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? '-id')}`).sort;
+  const fallbackSort = list[0]?.type === 'uuid' && attributes.has('createdAt') ? '-createdAt' : '-id';
+  const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? fallbackSort)}`).sort;
   for (const key of defaultSort ?? []) {
     if (!attributes.has(key.attribute)) {
       throw new TypeError(
@@ -79,13 +97,15 @@ export function compile(resource: Resource): CompiledResource {
     partial,
     unknownFields: limits.unknownFields,
   });
+  const relations = options.relations ?? {};
 
   return {
     resource,
     schema: {
       name: resource.plural,
       attributes: list,
-      indexed: [...indexed].filter((name) => name !== 'id'),
+      indexed: [...indexed].filter((name) => name !== 'id' && attributes.get(name)?.type !== 'json'),
+      unique,
     },
     attributes,
     query: {
@@ -95,6 +115,7 @@ export function compile(resource: Resource): CompiledResource {
       defaultSort,
       perPage,
       count: options.count ?? true,
+      relations: new Set(Object.keys(relations)),
     },
     create: inputRules(pick('create', fields.create, writable), false),
     update: inputRules(pick('update', fields.update, writable), true),
@@ -104,6 +125,8 @@ export function compile(resource: Resource): CompiledResource {
     enabled: new Set(ACTION_NAMES.filter((action) => options.actions?.[action] !== false)),
     steps: composeSteps(shown, options.steps ?? {}),
     hooks: hooksByAction(options.hooks as Hooks | undefined),
+    relations,
+    serverValues,
   };
 }
 

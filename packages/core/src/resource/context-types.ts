@@ -1,11 +1,30 @@
 import type { ActionName } from '../contract/actions.js';
 import type { IndexQuery } from '../query/resolve-query.js';
-import type { Scalar } from '../schema/types.js';
+import type { Id, Scalar } from '../schema/types.js';
 import type { Collection, Condition } from '../store/store.js';
 import type { Resource } from './options.js';
 
-/** A record as stored and rendered: the model's fields plus the store-assigned `id`. */
-export type RecordOf<M> = { id: number } & M;
+declare const SERVER_SET: unique symbol;
+
+/**
+ * Marks a model field the server sets (an `id` declared as a uuid, `createdAt`, `updatedAt`):
+ * records have it, and typed clients leave it out of what create and update accept.
+ *
+ * @example
+ * ```ts
+ * class Review {
+ *   @IsUUID() id!: ServerSet<string>;
+ *   @IsISO8601() createdAt!: ServerSet<string>;
+ * }
+ * ```
+ */
+export type ServerSet<T> = T & { readonly [SERVER_SET]?: true };
+
+/** The id of a model's records: what the model declares for `id` (a uuid string), else a number. */
+export type IdOf<M> = M extends { id: infer I } ? I : number;
+
+/** A record as stored and rendered: the model's fields plus the `id`. */
+export type RecordOf<M> = { id: IdOf<M> } & M;
 
 /** Attribute names of a model (including `id`). */
 export type FieldOf<M> = (keyof M & string) | 'id';
@@ -55,10 +74,18 @@ interface BaseContext<M, S> {
    */
   respond(body: unknown, status?: number): void;
   /**
-   * Runs `work` inside a store transaction, with `ctx.collection` bound to it meanwhile (and
-   * restored after); everything written through it is undone if `work` throws.
+   * Runs `work` inside a transaction of this resource's store, with `ctx.collection` and
+   * {@link BaseContext.collectionOf} bound to it meanwhile (and restored after): an audit row
+   * written to another resource commits with the record, and everything is undone if `work` throws.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * The records of another resource of the same API (typed by it), inside
+   * {@link BaseContext.transaction} the transaction's. Creates fill server-set values
+   * (uuid ids, timestamps, defaults); hooks and validation of that resource do not run.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: a resource of any state, names and relations
+  collectionOf<T>(resource: Resource<T, any, any, any, any>): Collection<RecordOf<T> & { id: Id }>;
 }
 
 /** The context of `GET /books`. */
@@ -77,8 +104,8 @@ export interface IndexContext<M = Record<string, unknown>, S = Record<string, un
 
 /** What the contexts of the member actions (`/books/:id`) share. */
 interface MemberBase<M, S> extends BaseContext<M, S> {
-  /** The record id from the path. */
-  readonly id: number;
+  /** The record id from the path (a number, or a lowercase uuid). */
+  readonly id: IdOf<M>;
   /** The record read (and, for update, then the record written). */
   record: RecordOf<M> | undefined;
 }

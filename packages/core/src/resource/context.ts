@@ -1,10 +1,13 @@
 import type { ActionName } from '../contract/actions.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
-import type { Collection, Condition } from '../store/store.js';
+import type { Id } from '../schema/types.js';
+import type { Collection, Condition, StoreTransaction } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import type { ContextRequest, RecordOf } from './context-types.js';
+import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
+import { withServerValues } from './server-values.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -24,14 +27,18 @@ export class Context {
   responded = false;
   readonly resource: Resource;
   #query: IndexQuery | undefined;
+  /** The open store transaction, inside {@link Context.transaction}. */
+  #transaction: StoreTransaction | undefined;
 
   constructor(
     readonly compiled: CompiledResource,
     readonly action: ActionName,
     readonly request: ContextRequest,
-    readonly id: number,
+    readonly id: Id,
     public collection: Collection,
     public state: Record<string, unknown>,
+    /** This resource and the others of its API; absent for a context made without an API. */
+    readonly mounted?: { readonly self: MountedResource; readonly api: MountedResources },
   ) {
     this.resource = compiled.resource;
   }
@@ -57,13 +64,42 @@ export class Context {
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.collection;
-    return outer.transaction(async (inner) => {
-      this.collection = inner;
+    const self = this.mounted?.self;
+    if (!self) {
+      return outer.transaction(async (inner) => {
+        this.collection = inner;
+        try {
+          return await work();
+        } finally {
+          this.collection = outer;
+        }
+      });
+    }
+    const parent = this.#transaction;
+    const run = async (tx: StoreTransaction): Promise<T> => {
+      this.#transaction = tx;
+      this.collection = withServerValues(tx.collection(self.schema), self.compiled.serverValues);
       try {
         return await work();
       } finally {
+        this.#transaction = parent;
         this.collection = outer;
       }
-    });
+    };
+    return parent ? parent.transaction(run) : self.store.transaction(run);
+  }
+
+  collectionOf(resource: Resource): Collection {
+    const target = this.mounted?.api.of(resource);
+    if (!target) {
+      throw new TypeError(`ctx.collectionOf(${resource.name}): that resource is not served by this context's API`);
+    }
+    if (target === this.mounted?.self) return this.collection;
+    const tx = this.#transaction;
+    if (!tx) return target.collection;
+    if (target.store !== this.mounted?.self.store) {
+      throw new TypeError(`ctx.collectionOf(${resource.name}) inside a transaction: it is in another store`);
+    }
+    return withServerValues(tx.collection(target.schema), target.compiled.serverValues);
   }
 }

@@ -1,5 +1,5 @@
 import { type CompiledResource, compile } from './compile.js';
-import type { Resource, ResourceOptions } from './options.js';
+import type { Relations, Resource, ResourceOptions } from './options.js';
 
 const KNOWN_OPTIONS = new Set([
   'name',
@@ -17,6 +17,11 @@ const KNOWN_OPTIONS = new Set([
   'store',
   'count',
   'limits',
+  'id',
+  'timestamps',
+  'unique',
+  'defaults',
+  'relations',
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();
@@ -56,7 +61,9 @@ export function defineResource<
   S = Record<string, unknown>,
   N extends string = string,
   P extends string = string,
->(options: ResourceOptions<M, S> & { name: N; plural?: P }): Resource<M, S, N, P> {
+  // biome-ignore lint/complexity/noBannedTypes: no relations by default
+  R extends Relations = {},
+>(options: ResourceOptions<M, S, R> & { name: N; plural?: P }): Resource<M, S, N, P, R> {
   for (const key of Object.keys(options)) {
     if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`defineResource: unknown option "${key}"`);
   }
@@ -75,12 +82,13 @@ export function defineResource<
   }
   if (typeof options.model !== 'function') throw new TypeError('defineResource: model must be a class');
 
-  const resource: Resource<M, S, N, P> = Object.freeze({
+  const resource: Resource<M, S, N, P, R> = Object.freeze({
     name: options.name,
     plural: plural as P,
     path,
     model: options.model,
     options,
+    relations: (options.relations ?? {}) as R,
   });
   compiled.set(resource as unknown as Resource, compile(resource as unknown as Resource));
   return resource;

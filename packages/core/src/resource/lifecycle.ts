@@ -1,13 +1,17 @@
-import { NotFoundError } from '../errors/http-error.js';
+import { HttpError, NotFoundError } from '../errors/http-error.js';
 import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
 import { paginationHeaders } from '../http/links.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { readJsonBody } from '../http/read-body.js';
+import { parseInclude } from '../query/parse-query.js';
+import { checkInclude } from '../query/resolve-query.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
+import { ConstraintViolation } from '../store/store-errors.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { ActionContext, Filter, RecordOf } from './context-types.js';
+import { addIncluded } from './include.js';
 import type { InputRules } from './input/validate-input.js';
 import { validateInput } from './input/validate-input.js';
 
@@ -71,9 +75,45 @@ function toConditions(filter: Filter<Record<string, unknown>> | undefined): Cond
   }));
 }
 
-/** The body of a one-record answer: `{ "<name>": rendered }`. */
-function single(ctx: Context, record: Rec): Record<string, unknown> {
-  return { [ctx.resource.name]: ctx.compiled.steps.render(record, ctx) };
+/** The body of a one-record answer: `{ "<name>": rendered }`, with the relations `include` names. */
+async function single(ctx: Context, record: Rec, include: readonly string[] = []): Promise<Record<string, unknown>> {
+  const rendered = ctx.compiled.steps.render(record, ctx);
+  if (include.length > 0) await addIncluded(ctx, include, [record], [rendered]);
+  return { [ctx.resource.name]: rendered };
+}
+
+/** The `include` of a show (its other query parameters are not read). */
+function showInclude(ctx: Context): string[] {
+  const { rawQuery } = ctx.request;
+  if (rawQuery === '') return [];
+  return checkInclude(parseInclude(rawQuery, ctx.compiled.limits), ctx.compiled.query.relations);
+}
+
+/** Only the fields an update changes, so that `updatedAt` moves only when something does. */
+function changedFields(input: Record<string, unknown>, read: Rec): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(input)) {
+    const before = read[field] ?? null;
+    const same =
+      typeof value === 'object' && value !== null ? JSON.stringify(value) === JSON.stringify(before) : value === before;
+    if (!same) changed[field] = value;
+  }
+  return changed;
+}
+
+/** A destroy refused because other records still refer to the record: 409 naming the relation. */
+function stillReferred(ctx: Context, error: ConstraintViolation): HttpError {
+  const by = error.referencedBy;
+  let relation = by ? `${by.collection} (${by.field})` : 'other records';
+  for (const linked of ctx.mounted?.self.relations.values() ?? []) {
+    if (linked.kind === 'hasMany' && linked.target.schema.name === by?.collection && linked.foreignKey === by.field) {
+      relation = linked.name;
+    }
+  }
+  return new HttpError(409, 'conflict', {
+    detail: `${ctx.resource.name} ${ctx.id} is still referred to by its ${relation}: destroy or reassign them first`,
+    cause: error,
+  });
 }
 
 function gone(ctx: Context): NotFoundError {
@@ -130,10 +170,13 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
     ctx.records = records;
     ctx.total = listed.total;
-    ctx.result = { [ctx.resource.plural]: records.map((record) => steps.render(record, ctx)) };
+    const rendered = records.map((record) => steps.render(record, ctx));
+    if (ctx.query.include.length > 0) await addIncluded(ctx, ctx.query.include, records, rendered);
+    ctx.result = { [ctx.resource.plural]: rendered };
     Object.assign(ctx.headers, paginationHeaders(request, page, perPage, listed.total, hasMore));
   },
   async show(ctx, request) {
+    const include = showInclude(ctx);
     const record = await findOr404(ctx);
     const etag = etagOf(record);
     // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
@@ -143,7 +186,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
       ctx.status = 304;
       return;
     }
-    ctx.result = single(ctx, record);
+    ctx.result = await single(ctx, record, include);
   },
   async create(ctx, request) {
     checkIfMatch(request.headers['if-match'], undefined);
@@ -152,23 +195,31 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     ctx.record = record;
     ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
     ctx.headers.ETag = etagOf(record);
-    ctx.result = single(ctx, record);
+    ctx.result = await single(ctx, record);
   },
   async update(ctx, request) {
     const read = await findOr404(ctx);
     const where = guardIfMatch(ctx, read, request);
     await readInput(ctx, request, ctx.compiled.update);
+    if (ctx.compiled.serverValues.updatedAt) ctx.input = changedFields(ctx.input as Record<string, unknown>, read);
     const empty = Object.keys(ctx.input as object).length === 0;
     const record = empty ? read : await ctx.compiled.steps.update(ctx);
     if (!record) throw await lostRace(ctx, where);
     ctx.record = record;
     ctx.headers.ETag = etagOf(record);
-    ctx.result = single(ctx, record);
+    ctx.result = await single(ctx, record);
   },
   async destroy(ctx, request) {
     const read = await findOr404(ctx);
     const where = guardIfMatch(ctx, read, request);
-    if (!(await ctx.compiled.steps.destroy(ctx))) throw await lostRace(ctx, where);
+    let destroyed: boolean;
+    try {
+      destroyed = await ctx.compiled.steps.destroy(ctx);
+    } catch (error) {
+      if (error instanceof ConstraintViolation && error.kind === 'referenced') throw stillReferred(ctx, error);
+      throw error;
+    }
+    if (!destroyed) throw await lostRace(ctx, where);
     ctx.status = 204;
     ctx.result = undefined;
   },

@@ -1,7 +1,7 @@
 import type { ActionName } from '../contract/actions.js';
 import type { Limits } from '../contract/limits.js';
-import type { ModelClass } from '../schema/infer-attributes.js';
-import type { AttributeType } from '../schema/types.js';
+import type { ModelClass, TypeDeclaration } from '../schema/infer-attributes.js';
+import type { Scalar } from '../schema/types.js';
 import type { Store } from '../store/store.js';
 import type {
   ActionContext,
@@ -15,6 +15,10 @@ import type {
   RecordOf,
   UpdateContext,
 } from './context-types.js';
+import type { Relation } from './relations.js';
+
+/** The relations of a resource, by the name `include=` uses. */
+export type Relations = Readonly<Record<string, Relation>>;
 
 /** A before or after hook. Throw an `HttpError` to answer with a problem. */
 export type Hook<C = ActionContext> = (ctx: C) => void | Promise<void>;
@@ -115,7 +119,7 @@ export interface FieldRules<M> {
  * defineResource({ name: 'book', model: Book, perPage: { default: 10, max: 50 } });
  * ```
  */
-export interface ResourceOptions<M, S> {
+export interface ResourceOptions<M, S, R extends Relations = Relations> {
   /** Singular name: the key of one record in bodies (`book`). */
   name: string;
   /** Plural name: the key of lists and the path segment (`books`); derived from `name` by default. */
@@ -124,10 +128,36 @@ export interface ResourceOptions<M, S> {
   path?: string;
   /** The class whose class-validator decorators describe the fields. */
   model: ModelClass<M>;
-  /** Attribute types that cannot be inferred from the decorators. */
-  types?: { [K in keyof M]?: AttributeType };
+  /**
+   * Attribute types that cannot be inferred from the decorators, e.g. `{ born: 'date' }` or
+   * `{ price: { type: 'decimal', scale: 2 } }`.
+   */
+  types?: { [K in keyof M]?: TypeDeclaration };
+  /**
+   * `uuid`: ids are uuids the server assigns (lowercase), instead of integers the store assigns.
+   * Also set by declaring `@IsUUID() id` in the model. Default `integer`.
+   */
+  id?: 'integer' | 'uuid';
+  /**
+   * Adds `createdAt` and `updatedAt` (date-time), set by the server and read-only for clients;
+   * `{ updatedAt: false }` keeps only `createdAt`. Declare them in the model as
+   * `createdAt!: ServerSet<string>` for typed clients to see them.
+   */
+  timestamps?: boolean | { createdAt?: boolean; updatedAt?: boolean };
+  /**
+   * Values no two records share: an attribute, or several together (`['isbn', ['authorId', 'title']]`).
+   * A taken value is a 422 `is already taken` on the attribute (the last one of a set). `null`s never collide.
+   */
+  unique?: readonly (FieldOf<M> | readonly FieldOf<M>[])[];
+  /** Values a create that leaves an attribute out gets (the attribute then is not required). */
+  defaults?: { [K in keyof M]?: Scalar };
+  /** Relations to other resources, by the name `include=` uses: `{ author: belongsTo(Author, { foreignKey: 'authorId' }) }`. */
+  relations?: R;
   fields?: FieldRules<M>;
-  /** Default order of the index, in `sort` syntax. Default `-id` (newest first). */
+  /**
+   * Default order of the index, in `sort` syntax. Default `-id` (newest first), or `-createdAt`
+   * for a resource with uuid ids and timestamps.
+   */
   defaultSort?: string;
   /** `per_page` default (25) and maximum (100). */
   perPage?: { default?: number; max?: number };
@@ -159,10 +189,13 @@ export interface Resource<
   S = Record<string, unknown>,
   N extends string = string,
   P extends string = string,
+  R extends Relations = Relations,
 > {
   readonly name: N;
   readonly plural: P;
   readonly path: string;
   readonly model: ModelClass<M>;
-  readonly options: Readonly<ResourceOptions<M, S>>;
+  readonly options: Readonly<ResourceOptions<M, S, R>>;
+  /** The declared relations (empty when none), typed for clients. */
+  readonly relations: R;
 }

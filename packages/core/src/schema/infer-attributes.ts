@@ -1,5 +1,14 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import { MAX_PRECISION } from './convert.js';
 import type { AttributeSchema, AttributeType } from './types.js';
+
+/**
+ * An attribute type that decorators cannot say: a type, and for a decimal its places and,
+ * optionally, its digits in all (default and maximum 15).
+ */
+export type TypeDeclaration =
+  | AttributeType
+  | { readonly type: AttributeType; readonly scale?: number; readonly precision?: number };
 
 /** Decorator names (class-validator's metadata `name`) that fix an attribute's type. */
 const TYPE_OF_DECORATOR: Record<string, AttributeType> = {
@@ -9,9 +18,12 @@ const TYPE_OF_DECORATOR: Record<string, AttributeType> = {
   isString: 'string',
   isEmail: 'string',
   isUrl: 'string',
-  isUuid: 'string',
-  isIso8601: 'string',
-  isDateString: 'string',
+  isUuid: 'uuid',
+  isIso8601: 'date-time',
+  isDateString: 'date-time',
+  isRFC3339: 'date-time',
+  isDecimal: 'decimal',
+  isObject: 'json',
   isAlpha: 'string',
   isAlphanumeric: 'string',
   isHexColor: 'string',
@@ -33,9 +45,12 @@ export type ModelClass<M = object> = new () => M;
 
 /**
  * Reads a model class's attributes from its class-validator decorators: the type from the
- * first type-giving decorator (`@IsString`, `@IsInt`, ..., or the values of `@IsIn`/`@IsEnum`), nullability from `@IsOptional`,
- * the maximum length from `@Length`/`@MaxLength`. `types` overrides or completes the inference.
- * `id` is always an integer assigned by the store, declared or not.
+ * first type-giving decorator (`@IsString`, `@IsInt`, `@IsISO8601`/`@IsDateString` (date-time),
+ * `@IsDecimal({ decimal_digits: '0,2' })` (decimal, 2 places), `@IsUUID`, `@IsObject` (json),
+ * ..., or the values of `@IsIn`/`@IsEnum`), nullability from `@IsOptional`, the maximum length
+ * from `@Length`/`@MaxLength`. `types` overrides or completes the inference (`date` is only
+ * declared there). `id` is an integer assigned by the store, or a uuid when the model declares
+ * `@IsUUID() id` or `idType` says so.
  *
  * @example
  * ```ts
@@ -45,7 +60,8 @@ export type ModelClass<M = object> = new () => M;
  */
 export function inferAttributes(
   model: ModelClass,
-  types: Readonly<Record<string, AttributeType>> = {},
+  types: Readonly<Record<string, TypeDeclaration>> = {},
+  idType?: 'integer' | 'uuid',
 ): AttributeSchema[] {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(model, '', true, false);
   const byProperty = new Map<string, typeof metadata>();
@@ -56,16 +72,21 @@ export function inferAttributes(
   }
   for (const name of Object.keys(types)) if (!byProperty.has(name)) byProperty.set(name, []);
 
-  const attributes: AttributeSchema[] = [{ name: 'id', type: 'integer', nullable: false }];
+  const declaredId = byProperty.get('id')?.some((entry) => entry.name === 'isUuid') ? 'uuid' : undefined;
+  const attributes: AttributeSchema[] = [{ name: 'id', type: idType ?? declaredId ?? 'integer', nullable: false }];
   for (const [name, entries] of byProperty) {
     if (name === 'id') continue;
     const nullable = entries.some((entry) => entry.type === ValidationTypes.CONDITIONAL_VALIDATION);
-    let type = types[name];
+    const declared = types[name];
+    let type = typeof declared === 'object' ? declared.type : declared;
+    let scale = typeof declared === 'object' ? declared.scale : undefined;
+    const precision = (typeof declared === 'object' ? declared.precision : undefined) ?? MAX_PRECISION;
     let maxLength: number | undefined;
     for (const entry of entries) {
       type ??= entry.name ? (TYPE_OF_DECORATOR[entry.name] ?? typeOfChoices(entry.name, entry.constraints)) : undefined;
       if (entry.name === 'isLength' && typeof entry.constraints[1] === 'number') maxLength = entry.constraints[1];
       if (entry.name === 'maxLength' && typeof entry.constraints[0] === 'number') maxLength = entry.constraints[0];
+      if (entry.name === 'isDecimal') scale ??= decimalPlaces(entry.constraints?.[0]);
     }
     type ??= designType(model, name);
     if (!type) {
@@ -73,9 +94,42 @@ export function inferAttributes(
         `Cannot tell the type of ${model.name}.${name}: decorate it with @IsString(), @IsInt(), @IsNumber() or @IsBoolean(), or set it in the resource's \`types\` option`,
       );
     }
-    attributes.push(maxLength === undefined ? { name, type, nullable } : { name, type, nullable, maxLength });
+    const attribute: { -readonly [K in keyof AttributeSchema]: AttributeSchema[K] } = { name, type, nullable };
+    if (maxLength !== undefined) attribute.maxLength = maxLength;
+    if (type === 'decimal') Object.assign(attribute, decimalSize(model, name, scale, precision));
+    attributes.push(attribute);
   }
   return attributes;
+}
+
+/** The most places `@IsDecimal({ decimal_digits: '0,2' })` allows (`'2'` and `'1,2'` too). */
+function decimalPlaces(options: unknown): number | undefined {
+  const digits = (options as { decimal_digits?: unknown } | undefined)?.decimal_digits;
+  const most = typeof digits === 'string' ? /^(?:\d+,)?(\d+)$/.exec(digits.trim())?.[1] : undefined;
+  return most === undefined ? undefined : Number(most);
+}
+
+function decimalSize(model: ModelClass, name: string, scale: number | undefined, precision: number) {
+  if (scale === undefined) {
+    throw new TypeError(
+      `${model.name}.${name} is a decimal without declared places: use @IsDecimal({ decimal_digits: '0,2' }) or the resource's \`types: { ${name}: { type: 'decimal', scale: 2 } }\``,
+    );
+  }
+  if (
+    !(
+      Number.isInteger(scale) &&
+      Number.isInteger(precision) &&
+      scale >= 0 &&
+      precision <= MAX_PRECISION &&
+      scale <= precision &&
+      precision >= 1
+    )
+  ) {
+    throw new TypeError(
+      `${model.name}.${name}: a decimal needs 0 <= places <= digits <= ${MAX_PRECISION} (got ${scale} and ${precision})`,
+    );
+  }
+  return { scale, precision };
 }
 
 /** The type shared by every value of `@IsIn([...])` or `@IsEnum(E)`, if there is one. */

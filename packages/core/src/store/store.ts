@@ -59,7 +59,7 @@ export interface ListResult<R = StoredRecord> {
  * await books.update(book.id, { name: 'Dune Messiah' }, []);
  * ```
  */
-export interface Collection<R extends StoredRecord = StoredRecord> {
+export interface Collection<R extends { id: Id } = StoredRecord> {
   readonly schema: CollectionSchema;
   /** Lists records; filtering, ordering, paging and counting happen in the store (index). */
   list(query: ListQuery): Promise<ListResult<R>>;

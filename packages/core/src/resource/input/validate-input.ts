@@ -2,9 +2,10 @@ import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FORBIDDEN_NAMES } from '../../contract/problems.js';
 import { echo } from '../../errors/echo.js';
 import { BadRequestError, type FieldErrors, ValidationError } from '../../errors/http-error.js';
-import { isStorableString } from '../../schema/convert.js';
+import { convertValue, isStorableString, MAX_PRECISION } from '../../schema/convert.js';
 import type { ModelClass } from '../../schema/infer-attributes.js';
-import type { AttributeSchema, Scalar } from '../../schema/types.js';
+import type { AttributeSchema, StoredValue } from '../../schema/types.js';
+import { canonicalDecimal } from '../../schema/values.js';
 import { validationErrors } from './class-validation.js';
 import { toInstance } from './to-instance.js';
 
@@ -28,16 +29,58 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function hasType(attribute: AttributeSchema, value: unknown): boolean {
-  switch (attribute.type) {
+/** Whether every string of a JSON value, keys included, can be stored (see `isStorableString`). */
+function storableJson(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableString(value);
+  if (typeof value !== 'object' || value === null) return true;
+  for (const [key, member] of Object.entries(value)) if (!isStorableString(key) || !storableJson(member)) return false;
+  return true;
+}
+
+const DECIMAL_PROBLEMS = {
+  'not-decimal': 'must be a decimal number',
+  'too-many-places': (scale: number) => `must have at most ${scale} decimal places`,
+  'too-many-digits': (scale: number, precision: number) =>
+    `must have at most ${precision - scale} digits before the decimal point`,
+};
+
+/**
+ * The value to store for a JSON value of the attribute's type (canonical for the text-based
+ * types), or the message saying what is wrong with it.
+ */
+function typed(attribute: AttributeSchema, value: unknown): { value: StoredValue } | { error: string } {
+  const { type } = attribute;
+  switch (type) {
     case 'string':
-      return typeof value === 'string';
     case 'boolean':
-      return typeof value === 'boolean';
     case 'integer':
-      return Number.isSafeInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+    case 'number': {
+      const ok =
+        type === 'integer'
+          ? Number.isSafeInteger(value)
+          : type === 'number'
+            ? typeof value === 'number' && Number.isFinite(value)
+            : typeof value === type;
+      return ok ? { value: value as StoredValue } : { error: `must be ${article(type)}` };
+    }
+    case 'decimal': {
+      const scale = attribute.scale ?? 0;
+      const precision = attribute.precision ?? MAX_PRECISION;
+      if (typeof value !== 'string' && typeof value !== 'number') return { error: DECIMAL_PROBLEMS['not-decimal'] };
+      const result = canonicalDecimal(value, scale, precision);
+      if (result.value !== undefined) return { value: result.value };
+      const problem = DECIMAL_PROBLEMS[result.problem];
+      return { error: typeof problem === 'string' ? problem : problem(scale, precision) };
+    }
+    case 'json':
+      if (!isPlainObject(value)) return { error: 'must be a JSON object' };
+      return storableJson(value) ? { value } : { error: 'must not contain malformed Unicode or NUL characters' };
+    default: {
+      const canonical = typeof value === 'string' ? convertValue(attribute, value) : undefined;
+      if (canonical !== undefined) return { value: canonical };
+      const expected = { 'date-time': 'an RFC 3339 date-time', date: 'a date (YYYY-MM-DD)', uuid: 'a uuid' }[type];
+      return { error: `must be ${expected}` };
+    }
   }
 }
 
@@ -59,17 +102,17 @@ function isAttribute(rules: InputRules, field: string): boolean {
   return !FORBIDDEN_NAMES.has(field) && (rules.attributes.has(field) || rules.readOnly.has(field));
 }
 
-/** What is wrong with the value sent for an attribute, or `undefined` when it may be written. */
-function attributeError(rules: InputRules, field: string, value: unknown): string | undefined {
+/** The value to write for an attribute, or what is wrong with the value sent. */
+function attributeValue(rules: InputRules, field: string, value: unknown): { value: StoredValue } | { error: string } {
   const attribute = rules.attributes.get(field);
-  if (rules.readOnly.has(field)) return 'is read-only';
-  if (!attribute || !rules.writable.has(field)) return `cannot be ${rules.partial ? 'changed' : 'set'}`;
-  if (value === null) return attribute.nullable ? undefined : 'must not be null';
-  if (!hasType(attribute, value)) return `must be ${article(attribute.type)}`;
-  if (typeof value === 'string' && !isStorableString(value)) {
-    return 'must be well-formed Unicode text without NUL characters';
+  if (rules.readOnly.has(field)) return { error: 'is read-only' };
+  if (!attribute || !rules.writable.has(field)) return { error: `cannot be ${rules.partial ? 'changed' : 'set'}` };
+  if (value === null) return attribute.nullable ? { value } : { error: 'must not be null' };
+  const result = typed(attribute, value);
+  if (typeof value === 'string' && 'value' in result && !isStorableString(value)) {
+    return { error: 'must be well-formed Unicode text without NUL characters' };
   }
-  return undefined;
+  return result;
 }
 
 /** Code points of a string, the length every store and the contract count. */
@@ -95,7 +138,7 @@ function codePoints(text: string): number {
  * await validateInput({ name: 'Dune' }, rules); // throws ValidationError { author: ['is required'] }
  * ```
  */
-export async function validateInput(body: unknown, rules: InputRules): Promise<Record<string, Scalar>> {
+export async function validateInput(body: unknown, rules: InputRules): Promise<Record<string, StoredValue>> {
   let input = body;
   const { wrapper } = rules;
   if (isPlainObject(input) && Object.hasOwn(input, wrapper) && !rules.attributes.has(wrapper)) {
@@ -114,9 +157,9 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   const checked = new Set<string>();
   const check = (field: string) => {
     checked.add(field);
-    const error = attributeError(rules, field, members[field]);
-    if (error) add(errors, field, error);
-    else accepted[field] = members[field];
+    const result = attributeValue(rules, field, members[field]);
+    if ('error' in result) add(errors, field, result.error);
+    else accepted[field] = result.value;
   };
   const keys = Object.keys(members);
   let unknown = 0;
@@ -139,7 +182,9 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   if (!rules.partial) {
     for (const field of rules.writable) {
       const attribute = rules.attributes.get(field) as AttributeSchema;
-      if (!attribute.nullable && members[field] === undefined) add(errors, field, 'is required');
+      if (!attribute.nullable && attribute.default === undefined && members[field] === undefined) {
+        add(errors, field, 'is required');
+      }
     }
   }
   const unlisted = unknown - rules.unknownFields;
@@ -163,8 +208,8 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   }
   if (Object.keys(errors).length > 0) throw new ValidationError({ ...errors });
 
-  const values: Record<string, Scalar> = {};
-  for (const field of Object.keys(accepted)) values[field] = instance[field] as Scalar;
+  const values: Record<string, StoredValue> = {};
+  for (const field of Object.keys(accepted)) values[field] = instance[field] as StoredValue;
   return values;
 }
 

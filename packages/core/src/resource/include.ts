@@ -1,0 +1,85 @@
+import type { Scalar, StoredValue } from '../schema/types.js';
+import type { Condition, ListQuery, StoredRecord } from '../store/store.js';
+import type { Context } from './context.js';
+import type { RecordOf } from './context-types.js';
+import type { LinkedRelation } from './link.js';
+
+type Rec = RecordOf<Record<string, unknown>>;
+
+function distinct(values: Iterable<unknown>): Scalar[] {
+  const seen = new Set<Scalar>();
+  for (const value of values) if (value !== null && value !== undefined) seen.add(value as Scalar);
+  return [...seen];
+}
+
+/** The conditions of the target's own `scope` step, so that an include never shows what the target's index would hide. */
+async function targetScope(relation: LinkedRelation, ctx: Context): Promise<Condition[]> {
+  const { steps } = relation.target.compiled;
+  if (!steps.scoped) return [];
+  const filter = await steps.scope(ctx);
+  return Object.entries(filter ?? {}).map(([field, value]) => ({
+    field,
+    values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
+  }));
+}
+
+/** One query of the target for the records of one relation of a page. */
+async function load(relation: LinkedRelation, ctx: Context, records: readonly Rec[]): Promise<StoredRecord[]> {
+  const belongs = relation.kind === 'belongsTo';
+  const keys = distinct(records.map((record) => (belongs ? record[relation.foreignKey] : record.id)));
+  if (keys.length === 0) return [];
+  const query: ListQuery = {
+    where: [{ field: belongs ? 'id' : relation.foreignKey, values: keys }, ...(await targetScope(relation, ctx))],
+    order: [{ field: 'id', direction: 'asc' }],
+    limit: keys.length * relation.limit,
+    offset: 0,
+    count: false,
+    ...(belongs ? {} : { perGroup: { field: relation.foreignKey, limit: relation.limit } }),
+  };
+  const collection = ctx.collectionOf(relation.target.compiled.resource);
+  return (await collection.list(query)).records as StoredRecord[];
+}
+
+/**
+ * Adds the relations named by `include` to rendered records: a belongs-to as the related record
+ * (or `null`), a has-many as an array ordered by id. Each relation costs one store query for
+ * the whole page, never one per record; the related records are rendered by their own resource.
+ */
+export async function addIncluded(
+  ctx: Context,
+  names: readonly string[],
+  records: readonly Rec[],
+  rendered: Record<string, unknown>[],
+): Promise<void> {
+  const relations = ctx.mounted?.self.relations;
+  if (!relations || names.length === 0 || records.length === 0) {
+    for (const name of names) for (const out of rendered) out[name] = relations?.get(name)?.kind === 'hasMany' ? [] : null;
+    return;
+  }
+  const loaded = await Promise.all(
+    names.map(async (name) => {
+      const relation = relations.get(name) as LinkedRelation;
+      return { name, relation, found: await load(relation, ctx, records) };
+    }),
+  );
+  for (const { name, relation, found } of loaded) {
+    const render = (record: StoredRecord) => relation.target.compiled.steps.render(record as Rec, ctx);
+    if (relation.kind === 'belongsTo') {
+      const byId = new Map<StoredValue, Record<string, unknown>>(found.map((record) => [record.id, render(record)]));
+      records.forEach((record, i) => {
+        (rendered[i] as Record<string, unknown>)[name] = byId.get(record[relation.foreignKey] as StoredValue) ?? null;
+      });
+      continue;
+    }
+    const groups = new Map<StoredValue, Record<string, unknown>[]>();
+    for (const record of found) {
+      const key = record[relation.foreignKey] as StoredValue;
+      const group = groups.get(key);
+      if (group) group.push(render(record));
+      else groups.set(key, [render(record)]);
+    }
+    records.forEach((record, i) => {
+      (rendered[i] as Record<string, unknown>)[name] = groups.get(record.id) ?? [];
+    });
+  }
+}
