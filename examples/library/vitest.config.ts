@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+import { workspaceAliases } from '../../vitest.shared.js';
+
+export default defineProject({
+  resolve: { alias: workspaceAliases },
+  test: {
+    name: '@resourcery/example-library',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
