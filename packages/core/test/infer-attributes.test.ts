@@ -1,12 +1,15 @@
 import {
   IsBoolean,
+  IsDecimal,
   IsEmail,
   IsEnum,
   IsIn,
   IsInt,
   IsISO8601,
   IsNumber,
+  IsObject,
   IsOptional,
+  IsString,
   IsUUID,
   Length,
   MaxLength,
@@ -31,8 +34,8 @@ describe('inferAttributes', () => {
     const attributes = Object.fromEntries(inferAttributes(Model).map((a) => [a.name, a]));
     expect(attributes).toEqual({
       id: { name: 'id', type: 'integer', nullable: false },
-      ref: { name: 'ref', type: 'string', nullable: false },
-      at: { name: 'at', type: 'string', nullable: false },
+      ref: { name: 'ref', type: 'uuid', nullable: false },
+      at: { name: 'at', type: 'date-time', nullable: false },
       email: { name: 'email', type: 'string', nullable: false, maxLength: 80 },
       code: { name: 'code', type: 'string', nullable: false, maxLength: 20 },
       year: { name: 'year', type: 'integer', nullable: true },
@@ -73,5 +76,31 @@ describe('inferAttributes from choices', () => {
     class Mixed {}
     IsIn(['a', 1])(Mixed.prototype, 'odd');
     expect(() => inferAttributes(Mixed)).toThrow(/Mixed\.odd/);
+  });
+});
+
+describe('inferAttributes for the richer types', () => {
+  it('reads decimals with their places, json objects, uuid ids and declared dates', () => {
+    class Model {}
+    IsUUID()(Model.prototype, 'id');
+    IsDecimal({ decimal_digits: '0,2' })(Model.prototype, 'price');
+    IsDecimal({ decimal_digits: '3' })(Model.prototype, 'rate');
+    IsObject()(Model.prototype, 'meta');
+    IsString()(Model.prototype, 'born');
+    const attributes = inferAttributes(Model, { born: 'date', rate: { type: 'decimal', scale: 3, precision: 9 } });
+    expect(attributes).toEqual([
+      { name: 'id', type: 'uuid', nullable: false },
+      { name: 'price', type: 'decimal', nullable: false, scale: 2, precision: 15 },
+      { name: 'rate', type: 'decimal', nullable: false, scale: 3, precision: 9 },
+      { name: 'meta', type: 'json', nullable: false },
+      { name: 'born', type: 'date', nullable: false },
+    ]);
+  });
+
+  it('refuses a decimal without places, or too many digits for every store to hold exactly', () => {
+    class Loose {}
+    IsDecimal()(Loose.prototype, 'price');
+    expect(() => inferAttributes(Loose)).toThrow(/Loose\.price is a decimal without declared places/);
+    expect(() => inferAttributes(Loose, { price: { type: 'decimal', scale: 2, precision: 16 } })).toThrow(/<= 15/);
   });
 });

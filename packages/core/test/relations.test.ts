@@ -1,0 +1,100 @@
+// Relations are checked when an API mounts the resources: a mistake in the declaration throws
+// at start-up with a message naming the relation, never on the first request.
+import 'reflect-metadata';
+import { belongsTo, createApi, defineResource, hasMany, memoryStore } from '@resourcery/core';
+import { IsInt, IsString, IsUUID } from 'class-validator';
+import { describe, expect, it } from 'vitest';
+import { parseInclude } from '../src/query/parse-query.js';
+
+class Author {
+  @IsString() name!: string;
+}
+class Book {
+  @IsString() title!: string;
+  @IsInt() authorId!: number;
+  @IsString() label!: string;
+}
+class Tag {
+  @IsUUID() id!: string;
+  @IsString() name!: string;
+}
+
+const authors = defineResource({
+  name: 'author',
+  model: Author,
+  relations: { books: hasMany(Book, { foreignKey: 'authorId' }) },
+});
+const books = defineResource({
+  name: 'book',
+  model: Book,
+  relations: { author: belongsTo(Author, { foreignKey: 'authorId' }) },
+});
+
+describe('relations when an API is created', () => {
+  it('links both sides and accepts either order', () => {
+    expect(() => createApi({ resources: [books, authors], store: memoryStore() })).not.toThrow();
+  });
+
+  it('refuses a target the API does not serve', () => {
+    expect(() => createApi({ resources: [books], store: memoryStore() })).toThrow(
+      /relation book\.author names a resource this API does not serve/,
+    );
+  });
+
+  it('refuses a model two resources serve, unless the resource is named', () => {
+    const writers = defineResource({ name: 'writer', model: Author });
+    expect(() => createApi({ resources: [books, authors, writers], store: memoryStore() })).toThrow(
+      /several resources serve/,
+    );
+    const named = defineResource({
+      name: 'novel',
+      model: Book,
+      relations: { author: belongsTo(() => writers, { foreignKey: 'authorId' }) },
+    });
+    expect(() => createApi({ resources: [named, writers, authors], store: memoryStore() })).not.toThrow();
+  });
+
+  it('refuses a foreign key that is not a field, or not of the type of the ids it holds', () => {
+    const missing = defineResource({
+      name: 'book',
+      model: Book,
+      relations: { author: belongsTo(Author, { foreignKey: 'writerId' }) },
+    });
+    expect(() =>
+      createApi({ resources: [missing, defineResource({ name: 'author', model: Author })], store: memoryStore() }),
+    ).toThrow(/book has no field "writerId"/);
+    const tags = defineResource({ name: 'tag', model: Tag });
+    const wrong = defineResource({
+      name: 'book',
+      model: Book,
+      relations: { tag: belongsTo(Tag, { foreignKey: 'authorId' }) },
+    });
+    expect(() => createApi({ resources: [wrong, tags], store: memoryStore() })).toThrow(/authorId must be a uuid/);
+  });
+
+  it('refuses relations across stores and contradicting onDelete rules', () => {
+    const elsewhere = defineResource({ name: 'author', model: Author, store: memoryStore() });
+    expect(() => createApi({ resources: [books, elsewhere], store: memoryStore() })).toThrow(/same store/);
+    const cascading = defineResource({
+      name: 'author',
+      model: Author,
+      relations: { books: hasMany(Book, { foreignKey: 'authorId', onDelete: 'cascade' }) },
+    });
+    const nullifying = defineResource({
+      name: 'book',
+      model: Book,
+      relations: { author: belongsTo(Author, { foreignKey: 'authorId', onDelete: 'nullify' }) },
+    });
+    expect(() => createApi({ resources: [nullifying, cascading], store: memoryStore() })).toThrow(/onDelete differs/);
+  });
+});
+
+describe('parseInclude', () => {
+  it('reads a list of names and refuses a malformed or repeated one', () => {
+    expect(parseInclude('include=author,reviews&filter[x]=1')).toEqual(['author', 'reviews']);
+    expect(parseInclude('page=2')).toBeUndefined();
+    for (const bad of ['include=', 'include=a,,b', 'include=a%20b', 'include=a,a', 'include=a&include=b']) {
+      expect(() => parseInclude(bad), bad).toThrow(/include/);
+    }
+  });
+});
