@@ -98,3 +98,20 @@ describe('parseInclude', () => {
     }
   });
 });
+
+describe('a context made without an API', () => {
+  it('reaches the other resources and spans them in one transaction when given a store', async () => {
+    const { createContext } = await import('@resourcery/core/adapter');
+    const ctx = createContext(books, 'create', { store: memoryStore(), resources: [authors] });
+    const author = await ctx.collectionOf(authors).create({ name: 'Le Guin' });
+    await expect(
+      ctx.transaction(async () => {
+        await ctx.collection.create({ title: 'Earthsea', authorId: author.id, label: 'x' });
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    const page = { where: [], order: [{ field: 'id', direction: 'asc' as const }], limit: 10, offset: 0, count: true };
+    expect((await ctx.collection.list(page)).total).toBe(0);
+    expect(() => createContext(books, 'create', {})).toThrow(/collection or a store/);
+  });
+});

@@ -1,11 +1,18 @@
 import { type ContextOf, memoryStore, type Resource } from '@resourcery/core';
 import { type ActionName, compiledResource, createContext } from '@resourcery/core/adapter';
-import type { Collection } from '@resourcery/core/store';
+import type { Collection, Id, Store } from '@resourcery/core/store';
 
 /** What {@link createTestContext} can preset; the collection defaults to a fresh memory one. */
 export interface TestContextInit<M, S> {
   collection?: Collection;
-  id?: number;
+  /**
+   * The other resources a hook reaches (`ctx.collectionOf()`, relations): they are mounted with
+   * this one on `store` (a fresh memory store by default), as an API would.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state
+  resources?: readonly Resource<any, any>[];
+  store?: Store;
+  id?: Id;
   state?: S;
   input?: Partial<M>;
   headers?: Record<string, string>;
@@ -28,9 +35,12 @@ export function createTestContext<A extends ActionName, M, S>(
   action: A,
   init: TestContextInit<M, S> = {},
 ): ContextOf<A, M, S> {
-  const collection = init.collection ?? memoryStore().collection(compiledResource(resource).schema);
+  const mounted = init.resources || init.store ? { store: init.store ?? memoryStore(), resources: init.resources } : {};
+  const collection =
+    init.collection ?? (mounted.store ? undefined : memoryStore().collection(compiledResource(resource).schema));
   return createContext(resource, action, {
     collection,
+    ...mounted,
     id: init.id,
     state: init.state,
     input: init.input,
