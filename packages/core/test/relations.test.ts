@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { belongsTo, createApi, defineResource, hasMany, memoryStore } from '@resourcery/core';
 import { IsInt, IsString, IsUUID } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { parseInclude } from '../src/query/parse-query.js';
+import { parseMemberQuery } from '../src/query/parse-query.js';
 
 class Author {
   @IsString() name!: string;
@@ -89,12 +89,15 @@ describe('relations when an API is created', () => {
   });
 });
 
-describe('parseInclude', () => {
+describe('parseMemberQuery', () => {
   it('reads a list of names and refuses a malformed or repeated one', () => {
-    expect(parseInclude('include=author,reviews&filter[x]=1')).toEqual(['author', 'reviews']);
-    expect(parseInclude('page=2')).toBeUndefined();
-    for (const bad of ['include=', 'include=a,,b', 'include=a%20b', 'include=a,a', 'include=a&include=b']) {
-      expect(() => parseInclude(bad), bad).toThrow(/include/);
+    expect(parseMemberQuery('include=author,reviews&filter[x]=1&fields=title')).toEqual({
+      include: ['author', 'reviews'],
+      fields: ['title'],
+    });
+    expect(parseMemberQuery('page=2')).toEqual({});
+    for (const bad of ['include=', 'include=a,,b', 'include=a%20b', 'include=a,a', 'include=a&include=b', 'fields=a&fields=b']) {
+      expect(() => parseMemberQuery(bad), bad).toThrow(/include|fields/);
     }
   });
 });

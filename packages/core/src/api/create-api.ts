@@ -38,6 +38,12 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    * `console.error`, with the stack for a 500 or 503 and in one line for the others.
    */
   logError?: ErrorLogger;
+  /**
+   * The secret that signs the `after` cursors of resources with cursor pagination. Set it when
+   * several processes serve the API (or cursors must outlive a restart); else a random one is
+   * made at start-up.
+   */
+  cursorSecret?: string;
 }
 
 /** Options of {@link Api.handle}. */
@@ -101,6 +107,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   const resources: MountedResources & { all: readonly MountedResource[] } = mountResources(
     options.resources.map((resource) => compiledResource(resource)),
     (compiled) => compiled.resource.options.store ?? options.store,
+    options.cursorSecret,
   );
   // Referenced tables first, so that a store can create its foreign keys.
   for (const self of resources.all) {

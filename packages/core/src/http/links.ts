@@ -59,6 +59,34 @@ function isPage(pair: string): boolean {
   return decode(pair.split('=', 1)[0] as string) === 'page';
 }
 
+/**
+ * The pagination headers of an index with cursor pagination: a `Link` with `next` (the request's
+ * other parameters kept, `after` set to the cursor) when there is a next page, and
+ * `X-Total-Count` when counted.
+ *
+ * @example
+ * ```ts
+ * cursorHeaders({ basePath: '/api', path: '/reviews', rawQuery: 'per_page=10' }, 'eyJ2IjoxfQ.sig', undefined);
+ * // { Link: '</api/reviews?per_page=10&after=eyJ2IjoxfQ.sig>; rel="next"' }
+ * ```
+ */
+export function cursorHeaders(
+  url: { basePath: string; path: string; rawQuery: string },
+  next: string | undefined,
+  total: number | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (next !== undefined) {
+    const kept = url.rawQuery
+      .split('&')
+      .filter((pair) => pair !== '' && decode(pair.split('=', 1)[0] as string) !== 'after')
+      .map(reencode);
+    headers.Link = `<${encodePath(`${url.basePath}${url.path}`)}?${[...kept, `after=${next}`].join('&')}>; rel="next"`;
+  }
+  if (total !== undefined) headers['X-Total-Count'] = String(total);
+  return headers;
+}
+
 /** A raw query component decoded as the query parser decodes it (`+` is a space); kept as is when malformed. */
 function decode(component: string): string {
   try {

@@ -2,11 +2,15 @@ import { DEFAULT_LIMITS, type Limits } from '../contract/limits.js';
 import { echo } from '../errors/echo.js';
 import { BadRequestError, HttpError } from '../errors/http-error.js';
 
-/** One `filter[attr]` (`array: false`) or `filter[attr][]` (`array: true`) parameter. */
+/**
+ * One `filter[attr]` (`array: false`), `filter[attr][]` (`array: true`) or `filter[attr][op]`
+ * (`op` set) parameter. `attr` may name a relation's attribute (`author.country`).
+ */
 export interface RawFilter {
   readonly attribute: string;
   readonly values: string[];
   readonly array: boolean;
+  readonly op?: string;
 }
 
 /** The index parameters of a query string, checked for syntax only. */
@@ -19,9 +23,13 @@ export interface RawIndexQuery {
   readonly count?: boolean;
   /** `include=author,reviews`: the relations to add to each record. */
   readonly include?: string[];
+  /** `fields=title,year`: the attributes to answer (with `id`). */
+  readonly fields?: string[];
+  /** `after=CURSOR`: the page after the one that ended with this (opaque) cursor. */
+  readonly after?: string;
 }
 
-const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
+const FILTER_KEY = /^filter\[([^[\]]*)\](?:\[([^[\]]*)\])?$/;
 const SORT_KEY = /^-?[A-Za-z_][A-Za-z0-9_]*$/;
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -79,10 +87,18 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
   };
 
   let include: string[] | undefined;
+  let fields: string[] | undefined;
+  let after: string | undefined;
   for (const [key, value] of pairs(rawQuery)) {
     if (key === 'include') {
       once(key);
-      include = includeList(value, limits);
+      include = nameList(key, value, limits);
+    } else if (key === 'fields') {
+      once(key);
+      fields = nameList(key, value, limits, 'attribute');
+    } else if (key === 'after') {
+      once(key);
+      after = value;
     } else if (key === 'sort') {
       once(key);
       const keys = value.split(',');
@@ -117,19 +133,27 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
         );
       }
       const attribute = match[1] as string;
-      const array = match[2] !== undefined;
-      const existing = filters.get(attribute);
+      const op = match[2] || undefined;
+      const array = match[2] === '';
+      const slot = op === undefined ? attribute : `${attribute}[${op}]`;
+      const existing = filters.get(slot);
       if (existing && (!array || !existing.array)) {
         const name = echo(attribute, 30);
         throw invalid(
-          `filter[${name}] is given more than once: to match any of several values use filter[${name}][]=a&filter[${name}][]=b`,
+          op === undefined
+            ? `filter[${name}] is given more than once: to match any of several values use filter[${name}][]=a&filter[${name}][]=b`
+            : `filter[${name}][${echo(op, 20)}] is given more than once`,
         );
       }
       if (existing) existing.values.push(value);
-      else filters.set(attribute, { attribute, values: [value], array });
+      else
+        filters.set(
+          slot,
+          op === undefined ? { attribute, values: [value], array } : { attribute, values: [value], array, op },
+        );
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage, count, include };
+  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after };
 }
 
 /** The decoded `key=value` pairs of a query string. */
@@ -141,35 +165,40 @@ function* pairs(rawQuery: string): Generator<[string, string]> {
   }
 }
 
-function includeList(value: string, limits: Limits): string[] {
+/** A comma-separated list of names (`include`, `fields`), each at most once. */
+function nameList(parameter: string, value: string, limits: Limits, what = 'relation'): string[] {
   const names = value.split(',');
-  if (names.length > limits.sortKeys) throw invalid(`include accepts at most ${limits.sortKeys} relations`);
+  const most = parameter === 'fields' ? limits.filterValues : limits.sortKeys;
+  if (names.length > most) throw invalid(`${parameter} accepts at most ${most} names`);
   for (const name of names) {
     if (!NAME.test(name)) {
-      throw invalid(`include must be a comma-separated list of relation names (got "${echo(value)}")`);
+      throw invalid(`${parameter} must be a comma-separated list of ${what} names (got "${echo(value)}")`);
     }
   }
-  if (new Set(names).size < names.length) throw invalid(`include names a relation more than once`);
+  if (new Set(names).size < names.length) throw invalid(`${parameter} names a ${what} more than once`);
   return names;
 }
 
 /**
- * The `include` parameter of a show request (the other parameters of a show are ignored):
- * the relation names, or `undefined` when absent. Malformed or repeated is a 400.
+ * The `include` and `fields` parameters of a show request (its other parameters are ignored),
+ * each `undefined` when absent. Malformed or repeated is a 400.
  *
  * @example
  * ```ts
- * parseInclude('include=author,reviews'); // ['author', 'reviews']
+ * parseMemberQuery('include=author,reviews&fields=title'); // { include: ['author', 'reviews'], fields: ['title'] }
  * ```
  */
-export function parseInclude(rawQuery: string, limits: Limits = DEFAULT_LIMITS): string[] | undefined {
-  if (!rawQuery.includes('include')) return undefined;
-  if (rawQuery.length > limits.queryLength) return parseIndexQuery(rawQuery, limits).include;
-  let include: string[] | undefined;
+export function parseMemberQuery(
+  rawQuery: string,
+  limits: Limits = DEFAULT_LIMITS,
+): { include?: string[]; fields?: string[] } {
+  if (!rawQuery.includes('include') && !rawQuery.includes('fields')) return {};
+  if (rawQuery.length > limits.queryLength) return parseIndexQuery(rawQuery, limits);
+  const found: { include?: string[]; fields?: string[] } = {};
   for (const [key, value] of pairs(rawQuery)) {
-    if (key !== 'include') continue;
-    if (include) throw invalid('include is given more than once');
-    include = includeList(value, limits);
+    if (key !== 'include' && key !== 'fields') continue;
+    if (found[key]) throw invalid(`${key} is given more than once`);
+    found[key] = nameList(key, value, limits, key === 'fields' ? 'attribute' : 'relation');
   }
-  return include;
+  return found;
 }

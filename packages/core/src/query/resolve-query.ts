@@ -1,10 +1,7 @@
-import { FORBIDDEN_NAMES } from '../contract/problems.js';
 import { echo } from '../errors/echo.js';
-import { BadRequestError } from '../errors/http-error.js';
-import { convertValue } from '../schema/convert.js';
-import type { AttributeSchema } from '../schema/types.js';
 import type { Condition, Order } from '../store/store.js';
 import type { RawIndexQuery } from './parse-query.js';
+import { checkName, type FilterRules, invalid, type RelatedLookup, resolveFilter } from './resolve-filter.js';
 
 /** An index query after it was checked against the resource. Hooks may change it. */
 export interface IndexQuery {
@@ -18,12 +15,14 @@ export interface IndexQuery {
   count: boolean;
   /** The relations to add to each record (`include=`), checked against the resource's. */
   include: string[];
+  /** The attributes to answer (`fields=`), or `undefined` for all of them. */
+  fields: string[] | undefined;
+  /** Cursor pagination: the raw `after` cursor of the request (checked when the page is listed). */
+  after: string | undefined;
 }
 
 /** What a resource allows in an index query. */
-export interface QueryRules {
-  readonly attributes: ReadonlyMap<string, AttributeSchema>;
-  readonly filterable: ReadonlySet<string>;
+export interface QueryRules extends FilterRules {
   readonly sortable: ReadonlySet<string>;
   readonly defaultSort: RawIndexQuery['sort'];
   readonly perPage: { readonly default: number; readonly max: number };
@@ -31,17 +30,10 @@ export interface QueryRules {
   readonly count: boolean;
   /** The names `include=` accepts. */
   readonly relations: ReadonlySet<string>;
-}
-
-function invalid(detail: string): BadRequestError {
-  return new BadRequestError(detail, 'invalid_query');
-}
-
-function checkName(parameter: string, name: string, allowed: ReadonlySet<string>): void {
-  if (FORBIDDEN_NAMES.has(name) || !allowed.has(name)) {
-    const list = [...allowed].join(', ') || 'none';
-    throw invalid(`${parameter}: "${echo(name)}" is not an attribute that can be used here (allowed: ${list})`);
-  }
+  /** The attributes `fields=` may name (those responses show). */
+  readonly fields: ReadonlySet<string>;
+  /** `cursor`: pages follow `after` cursors (keyset), and `page` is refused. */
+  readonly pagination: 'page' | 'cursor';
 }
 
 /**
@@ -55,20 +47,13 @@ function checkName(parameter: string, name: string, allowed: ReadonlySet<string>
  * // query.where = [{ field: 'id', values: [7] }], query.order = [{ field: 'name', ... }, { field: 'id', ... }]
  * ```
  */
-export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQuery {
-  const where: Condition[] = raw.filters.map(({ attribute, values, array }) => {
-    const parameter = `filter[${echo(attribute, 50)}]${array ? '[]' : ''}`;
-    checkName(parameter, attribute, rules.filterable);
-    const schema = rules.attributes.get(attribute) as AttributeSchema;
-    const converted = values.map((value) => {
-      const result = convertValue(schema, value);
-      if (result === undefined) {
-        throw invalid(`${parameter}: "${echo(value)}" is not a valid ${describeType(schema)}`);
-      }
-      return result;
-    });
-    return { field: attribute, values: converted };
-  });
+export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules, related?: RelatedLookup): IndexQuery {
+  const where: Condition[] = raw.filters.map((filter) => resolveFilter(filter, rules, related));
+  const cursor = rules.pagination === 'cursor';
+  if (cursor && raw.page !== undefined)
+    throw invalid('page is not accepted here: follow the `next` link (cursor pagination, `after=`)');
+  if (!cursor && raw.after !== undefined) throw invalid('after is not accepted here: this resource pages with `page=`');
+  for (const field of raw.fields ?? []) checkName('fields', field, rules.fields);
 
   const order: Order[] = [];
   const sorted = new Set<string>();
@@ -87,8 +72,10 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules): IndexQ
     order,
     page: raw.page ?? 1,
     perPage,
-    count: raw.count ?? rules.count,
+    count: raw.count ?? (cursor ? false : rules.count),
     include: checkInclude(raw.include, rules.relations),
+    fields: raw.fields,
+    after: raw.after,
   };
 }
 
@@ -101,12 +88,4 @@ export function checkInclude(names: readonly string[] | undefined, relations: Re
     }
   }
   return names ? [...names] : [];
-}
-
-/** How a 400 names the type a filter value must have. */
-function describeType({ type, scale }: AttributeSchema): string {
-  if (type === 'decimal') return `decimal with at most ${scale ?? 0} places`;
-  if (type === 'date-time') return 'RFC 3339 date-time';
-  if (type === 'date') return 'date (YYYY-MM-DD)';
-  return type;
 }

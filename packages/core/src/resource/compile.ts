@@ -1,5 +1,6 @@
 import { ACTION_NAMES, type ActionName } from '../contract/actions.js';
 import { DEFAULT_LIMITS, ENCODED_CODE_POINT, type Limits } from '../contract/limits.js';
+import { type Operator, operatorsFor } from '../contract/operators.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
@@ -42,7 +43,11 @@ type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknow
 /** Checks a resource's declaration against its model and compiles it; throws on a mistake. */
 export function compile(resource: Resource): CompiledResource {
   const options = resource.options as AnyOptions;
-  const inferred = inferAttributes(options.model, options.types as Record<string, TypeDeclaration> | undefined, options.id);
+  const inferred = inferAttributes(
+    options.model,
+    options.types as Record<string, TypeDeclaration> | undefined,
+    options.id,
+  );
   const serverValues = serverValuesOf(resource.name, options, inferred);
   const list = withModelAttributes(resource.name, inferred, serverValues, options.defaults);
   const attributes = new Map(list.map((attribute) => [attribute.name, attribute]));
@@ -68,7 +73,9 @@ export function compile(resource: Resource): CompiledResource {
   const sortable = pick('sort', fields.sort, comparable);
   for (const name of [...filterable, ...sortable]) {
     if (attributes.get(name)?.type === 'json') {
-      throw new TypeError(`defineResource(${resource.name}): "${name}" holds JSON, which cannot be filtered or sorted on`);
+      throw new TypeError(
+        `defineResource(${resource.name}): "${name}" holds JSON, which cannot be filtered or sorted on`,
+      );
     }
   }
   const unique = (options.unique ?? []).map((entry) => {
@@ -116,6 +123,9 @@ export function compile(resource: Resource): CompiledResource {
       perPage,
       count: options.count ?? true,
       relations: new Set(Object.keys(relations)),
+      fields: new Set(shown.filter((name) => name !== 'id')),
+      operators: operatorsOf(resource.name, filterable, attributes, fields.operators),
+      pagination: options.pagination ?? 'page',
     },
     create: inputRules(pick('create', fields.create, writable), false),
     update: inputRules(pick('update', fields.update, writable), true),
@@ -149,6 +159,30 @@ function limitsOf(
     }
   }
   return { ...limits, queryLength: limits.queryLength + ENCODED_CODE_POINT * longest };
+}
+
+/** The operators of each filterable attribute: the declared ones, checked against its type, or those of its type. */
+function operatorsOf(
+  name: string,
+  filterable: readonly string[],
+  attributes: ReadonlyMap<string, AttributeSchema>,
+  declared: Readonly<Record<string, readonly Operator[] | undefined>> | undefined,
+): Map<string, readonly Operator[]> {
+  const operators = new Map<string, readonly Operator[]>();
+  for (const field of filterable) {
+    const attribute = attributes.get(field) as AttributeSchema;
+    const possible = operatorsFor(attribute.type, attribute.nullable);
+    const chosen = declared?.[field] ?? possible;
+    for (const op of chosen) {
+      if (!possible.includes(op)) {
+        throw new TypeError(
+          `defineResource(${name}): fields.operators.${field} names "${op}", which does not apply to a ${attribute.type}`,
+        );
+      }
+    }
+    operators.set(field, chosen);
+  }
+  return operators;
 }
 
 function checkedPerPage(name: string, perPage: AnyOptions['perPage']): QueryRules['perPage'] {

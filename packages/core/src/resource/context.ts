@@ -48,6 +48,7 @@ export class Context {
     this.#query ??= resolveIndexQuery(
       parseIndexQuery(this.request.rawQuery, this.compiled.limits),
       this.compiled.query,
+      this.mounted?.self.relatedFilters,
     );
     return this.#query;
   }

@@ -22,6 +22,7 @@ const KNOWN_OPTIONS = new Set([
   'unique',
   'defaults',
   'relations',
+  'pagination',
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();

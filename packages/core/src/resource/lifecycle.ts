@@ -1,19 +1,16 @@
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
-import { paginationHeaders } from '../http/links.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { readJsonBody } from '../http/read-body.js';
-import { parseInclude } from '../query/parse-query.js';
-import { checkInclude } from '../query/resolve-query.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
 import { ConstraintViolation } from '../store/store-errors.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { ActionContext, Filter, RecordOf } from './context-types.js';
-import { addIncluded } from './include.js';
 import type { InputRules } from './input/validate-input.js';
 import { validateInput } from './input/validate-input.js';
+import { indexAnswer, memberView, single } from './render.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -73,20 +70,6 @@ function toConditions(filter: Filter<Record<string, unknown>> | undefined): Cond
     field,
     values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
   }));
-}
-
-/** The body of a one-record answer: `{ "<name>": rendered }`, with the relations `include` names. */
-async function single(ctx: Context, record: Rec, include: readonly string[] = []): Promise<Record<string, unknown>> {
-  const rendered = ctx.compiled.steps.render(record, ctx);
-  if (include.length > 0) await addIncluded(ctx, include, [record], [rendered]);
-  return { [ctx.resource.name]: rendered };
-}
-
-/** The `include` of a show (its other query parameters are not read). */
-function showInclude(ctx: Context): string[] {
-  const { rawQuery } = ctx.request;
-  if (rawQuery === '') return [];
-  return checkInclude(parseInclude(rawQuery, ctx.compiled.limits), ctx.compiled.query.relations);
 }
 
 /** Only the fields an update changes, so that `updatedAt` moves only when something does. */
@@ -162,21 +145,11 @@ async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
 /** The work of each action between the before and after hooks. */
 const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralRequest) => Promise<void>> = {
   async index(ctx, request) {
-    const { steps } = ctx.compiled;
-    const { perPage, page } = ctx.query;
     checkIfMatch(request.headers['if-match'], undefined);
-    const listed = await steps.list(ctx);
-    const hasMore = listed.records.length > perPage;
-    const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
-    ctx.records = records;
-    ctx.total = listed.total;
-    const rendered = records.map((record) => steps.render(record, ctx));
-    if (ctx.query.include.length > 0) await addIncluded(ctx, ctx.query.include, records, rendered);
-    ctx.result = { [ctx.resource.plural]: rendered };
-    Object.assign(ctx.headers, paginationHeaders(request, page, perPage, listed.total, hasMore));
+    await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
   },
   async show(ctx, request) {
-    const include = showInclude(ctx);
+    const view = memberView(ctx);
     const record = await findOr404(ctx);
     const etag = etagOf(record);
     // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
@@ -186,7 +159,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
       ctx.status = 304;
       return;
     }
-    ctx.result = await single(ctx, record, include);
+    ctx.result = await single(ctx, record, view);
   },
   async create(ctx, request) {
     checkIfMatch(request.headers['if-match'], undefined);

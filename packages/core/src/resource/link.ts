@@ -1,6 +1,8 @@
+import type { RelatedLookup } from '../query/resolve-filter.js';
 import type { CollectionSchema, ForeignKey, OnDelete } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
+import { cursorKey } from './cursor.js';
 import type { Resource } from './options.js';
 import { isModelTarget, type Relation } from './relations.js';
 import { withServerValues } from './server-values.js';
@@ -14,6 +16,8 @@ export interface MountedResource {
   readonly collection: Collection;
   /** The relations, with their targets found. */
   readonly relations: ReadonlyMap<string, LinkedRelation>;
+  /** The belongs-to relations `filter[relation.attr]` goes through. */
+  readonly relatedFilters: RelatedLookup;
 }
 
 /** A relation whose target resource is known. */
@@ -30,6 +34,8 @@ export interface LinkedRelation {
 /** The resources of one API, found by their declaration. */
 export interface MountedResources {
   of(resource: Resource): MountedResource | undefined;
+  /** The key that signs the API's pagination cursors. */
+  readonly cursorKey: Uint8Array;
 }
 
 type Draft = { -readonly [K in keyof MountedResource]: MountedResource[K] };
@@ -46,11 +52,34 @@ function fail(resource: CompiledResource, name: string, message: string): never 
 export function mountResources(
   resources: readonly CompiledResource[],
   storeOf: (compiled: CompiledResource) => Store,
+  cursorSecret?: string,
 ): MountedResources & { readonly all: readonly MountedResource[] } {
   const drafts = new Map<Resource, Draft>();
   for (const compiled of resources) {
     const store = storeOf(compiled);
-    drafts.set(compiled.resource, { compiled, schema: compiled.schema, store, collection: undefined as never, relations: new Map() });
+    const relations = new Map<string, LinkedRelation>();
+    const belongsTo = () => [...relations.values()].filter((relation) => relation.kind === 'belongsTo');
+    const relatedFilters = Object.assign(
+      (name: string) => {
+        const relation = relations.get(name);
+        if (relation?.kind !== 'belongsTo') return undefined;
+        const { compiled: target } = relation.target;
+        return { foreignKey: relation.foreignKey, collection: target.schema.name, rules: target.query };
+      },
+      {
+        get names() {
+          return belongsTo().map((relation) => relation.name);
+        },
+      },
+    );
+    drafts.set(compiled.resource, {
+      compiled,
+      schema: compiled.schema,
+      store,
+      collection: undefined as never,
+      relations,
+      relatedFilters,
+    });
   }
   const find = (from: CompiledResource, name: string, relation: Relation): Draft => {
     const { target } = relation;
@@ -58,16 +87,22 @@ export function mountResources(
       ? [...drafts.values()].filter((draft) => draft.compiled.resource.model === target)
       : [...drafts.values()].filter((draft) => draft.compiled.resource === target());
     if (matches.length === 0) fail(from, name, 'names a resource this API does not serve: add it to `resources`');
-    if (matches.length > 1) fail(from, name, 'names a model several resources serve: name the resource, `() => resource`');
+    if (matches.length > 1)
+      fail(from, name, 'names a model several resources serve: name the resource, `() => resource`');
     return matches[0] as Draft;
   };
   const keys = new Map<Draft, Map<string, ForeignKey & { declared?: OnDelete }>>();
   const addKey = (holder: Draft, target: Draft, field: string, onDelete: OnDelete | undefined, where: string) => {
     const attribute = holder.compiled.attributes.get(field);
     const idType = target.compiled.schema.attributes[0]?.type;
-    if (!attribute) throw new TypeError(`createApi: ${where}: ${holder.compiled.resource.name} has no field "${field}"`);
-    if (attribute.type !== idType) throw new TypeError(`createApi: ${where}: ${field} must be ${idType === 'uuid' ? 'a uuid' : 'an integer'}, as the ids it holds`);
-    if (holder.store !== target.store) throw new TypeError(`createApi: ${where}: both resources must use the same store`);
+    if (!attribute)
+      throw new TypeError(`createApi: ${where}: ${holder.compiled.resource.name} has no field "${field}"`);
+    if (attribute.type !== idType)
+      throw new TypeError(
+        `createApi: ${where}: ${field} must be ${idType === 'uuid' ? 'a uuid' : 'an integer'}, as the ids it holds`,
+      );
+    if (holder.store !== target.store)
+      throw new TypeError(`createApi: ${where}: both resources must use the same store`);
     const byField = keys.get(holder) ?? new Map<string, ForeignKey & { declared?: OnDelete }>();
     keys.set(holder, byField);
     const declared = byField.get(field)?.declared;
@@ -75,7 +110,12 @@ export function mountResources(
       throw new TypeError(`createApi: ${where}: onDelete differs on both sides of the relation`);
     }
     const rule = onDelete ?? declared;
-    byField.set(field, { field, collection: target.compiled.schema.name, onDelete: rule ?? 'restrict', declared: rule });
+    byField.set(field, {
+      field,
+      collection: target.compiled.schema.name,
+      onDelete: rule ?? 'restrict',
+      declared: rule,
+    });
   };
   for (const draft of drafts.values()) {
     for (const [name, relation] of Object.entries(draft.compiled.relations)) {
@@ -84,16 +124,26 @@ export function mountResources(
       if (relation.kind === 'belongsTo') addKey(draft, target, relation.foreignKey, relation.onDelete, where);
       else addKey(target, draft, relation.foreignKey, relation.onDelete, where);
       const limit = relation.kind === 'hasMany' ? relation.limit : 1;
-      (draft.relations as Map<string, LinkedRelation>).set(name, { name, kind: relation.kind, target, foreignKey: relation.foreignKey, limit });
+      (draft.relations as Map<string, LinkedRelation>).set(name, {
+        name,
+        kind: relation.kind,
+        target,
+        foreignKey: relation.foreignKey,
+        limit,
+      });
     }
   }
   for (const draft of drafts.values()) {
-    const references = [...(keys.get(draft)?.values() ?? [])].map(({ field, collection, onDelete }) => ({ field, collection, onDelete }));
+    const references = [...(keys.get(draft)?.values() ?? [])].map(({ field, collection, onDelete }) => ({
+      field,
+      collection,
+      onDelete,
+    }));
     if (references.length > 0) draft.schema = { ...draft.schema, references };
     draft.collection = withServerValues(draft.store.collection(draft.schema), draft.compiled.serverValues);
   }
   const all = [...drafts.values()];
-  return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
+  return { all: referencedFirst(all), of: (resource) => drafts.get(resource), cursorKey: cursorKey(cursorSecret) };
 }
 
 /** The resources in an order where every referenced one comes before those referring to it (cycles kept as declared). */

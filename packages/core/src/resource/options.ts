@@ -1,5 +1,6 @@
 import type { ActionName } from '../contract/actions.js';
 import type { Limits } from '../contract/limits.js';
+import type { Operator } from '../contract/operators.js';
 import type { ModelClass, TypeDeclaration } from '../schema/infer-attributes.js';
 import type { Scalar } from '../schema/types.js';
 import type { Store } from '../store/store.js';
@@ -107,6 +108,11 @@ export interface FieldRules<M> {
   filter?: readonly FieldOf<M>[];
   /** What `sort` may use. */
   sort?: readonly FieldOf<M>[];
+  /**
+   * The operators `filter[attr][op]` allows per attribute; default by type (`operatorsFor`):
+   * `{ title: ['eq', 'prefix'] }` keeps a big table's text filters index-friendly.
+   */
+  operators?: { [K in FieldOf<M>]?: readonly Operator[] };
   /** Fields the client may never send (422), such as fields computed on the server. `id` always is. */
   readOnly?: readonly (keyof M & string)[];
 }
@@ -159,6 +165,12 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * for a resource with uuid ids and timestamps.
    */
   defaultSort?: string;
+  /**
+   * `cursor`: the index pages with opaque, tamper-checked `after` cursors (keyset: deep pages cost
+   * what the first does, and walking `next` visits every record once even while records are
+   * created); `page` is then refused and the total counted only with `count=true`. Default `page`.
+   */
+  pagination?: 'page' | 'cursor';
   /** `per_page` default (25) and maximum (100). */
   perPage?: { default?: number; max?: number };
   /** Maximum request body size in bytes. Default 1 MiB. */

@@ -1,6 +1,7 @@
 import type { StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { Filter, RecordOf } from './context-types.js';
+import { decodeCursor, processCursorKey } from './cursor.js';
 import type { Listed, Steps } from './options.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
@@ -35,13 +36,21 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
   find: (ctx) => ctx.collection.find(ctx.id, ctx.where) as Promise<Rec | undefined>,
   list: (ctx) => {
     const query = ctx.query;
-    // Without a count, one record more than the page tells whether there is a next page.
+    const cursor = ctx.compiled.query.pagination === 'cursor';
+    const after =
+      cursor && query.after !== undefined
+        ? decodeCursor(ctx.mounted?.api.cursorKey ?? processCursorKey(), query.where, query.order, query.after)
+        : undefined;
+    // Without a count (and always with cursors), one record more than the page tells whether
+    // there is a next page.
     return ctx.collection.list({
       where: [...query.where, ...ctx.where],
       order: query.order,
-      limit: query.count ? query.perPage : query.perPage + 1,
-      offset: Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
+      limit: query.count && !cursor ? query.perPage : query.perPage + 1,
+      offset: cursor ? 0 : Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
       count: query.count,
+      ...(after ? { after } : {}),
+      ...(query.fields ? { select: selected(ctx, query.fields) } : {}),
     }) as Promise<Listed<Record<string, unknown>>>;
   },
   prepare: (ctx) => ctx.input ?? {},
@@ -50,6 +59,21 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
     ctx.collection.update(ctx.id, ctx.input as Partial<StoredRecord>, ctx.where) as Promise<Rec | undefined>,
   destroy: (ctx) => ctx.collection.destroy(ctx.id, ctx.where),
 };
+
+/**
+ * The attributes an index with `fields=` reads: those, the sort keys (for cursors), and the
+ * foreign keys of the included belongs-to relations.
+ */
+function selected(ctx: Context, fields: readonly string[]): string[] {
+  const needed = new Set(fields);
+  for (const { field } of ctx.query.order) needed.add(field);
+  for (const name of ctx.query.include) {
+    const relation = ctx.mounted?.self.relations.get(name);
+    if (relation?.kind === 'belongsTo') needed.add(relation.foreignKey);
+  }
+  needed.delete('id');
+  return [...needed];
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: each declared step is called with the context of its own action
 type AnyStep = (...args: any[]) => unknown;

@@ -49,7 +49,7 @@ export function canonicalDateTime(raw: string): string | undefined {
     if (Number(zh) > 23 || Number(zm) > 59) return undefined;
     offset = (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm)) * 60_000;
   }
-  const millis = local - offset + Number(((fraction ?? '.0').slice(1) + '00').slice(0, 3));
+  const millis = local - offset + Number(`${(fraction ?? '.0').slice(1)}00`.slice(0, 3));
   return inRange(millis) ? new Date(millis).toISOString() : undefined;
 }
 

@@ -1,12 +1,21 @@
+import type { Operator } from '../contract/operators.js';
 import type { CollectionSchema, Id, Scalar, StoredValue } from '../schema/types.js';
 
 /** A stored record: `id` plus the resource's attributes, each in its canonical form (see `AttributeType`). */
 export type StoredRecord = { id: Id } & Record<string, StoredValue>;
 
-/** `field IN (values)`; one value is plain equality. Conditions of a query are ANDed. */
+/**
+ * One condition of a query; the conditions of a query are ANDed. Without `op`: `field IN
+ * (values)` (one value is plain equality; a `null` among them matches the records without a
+ * value). With `op`: `values` holds its one operand, and a comparison never matches `null`
+ * (`null`'s operand is `true` or `false`). With `related`: `field` holds the id of a record of
+ * `collection` matching `related.where` (a semi-join; `values` is empty).
+ */
 export interface Condition {
   readonly field: string;
   readonly values: readonly Scalar[];
+  readonly op?: Exclude<Operator, 'eq'>;
+  readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
 }
 
 /** One sort key. */
@@ -30,6 +39,13 @@ export interface ListQuery {
    * parents, in one query.
    */
   readonly perGroup?: { readonly field: string; readonly limit: number };
+  /**
+   * Keyset pagination: only the records strictly after this position in `order` (one value per
+   * order key, `null`s included), instead of `offset`.
+   */
+  readonly after?: readonly Scalar[];
+  /** The attributes the caller needs (`id` always comes too); all when absent. */
+  readonly select?: readonly string[];
 }
 
 /** What {@link Collection.list} answers. */

@@ -1,0 +1,70 @@
+import { cursorHeaders, paginationHeaders } from '../http/links.js';
+import type { NeutralRequest } from '../http/neutral.js';
+import { parseMemberQuery } from '../query/parse-query.js';
+import { checkName } from '../query/resolve-filter.js';
+import { checkInclude } from '../query/resolve-query.js';
+import type { Scalar } from '../schema/types.js';
+import type { Context } from './context.js';
+import type { RecordOf } from './context-types.js';
+import { encodeCursor, processCursorKey } from './cursor.js';
+import { addIncluded } from './include.js';
+import type { Listed } from './options.js';
+
+type Rec = RecordOf<Record<string, unknown>>;
+
+/** What an answer holds of each record: the relations to add, and the fields to keep (all when `undefined`). */
+export interface View {
+  readonly include: readonly string[];
+  readonly fields: readonly string[] | undefined;
+}
+
+/** The view a show asks for (`include=`, `fields=`; its other query parameters are not read). */
+export function memberView(ctx: Context): View {
+  const { rawQuery } = ctx.request;
+  if (rawQuery === '') return { include: [], fields: undefined };
+  const { include, fields } = parseMemberQuery(rawQuery, ctx.compiled.limits);
+  for (const field of fields ?? []) checkName('fields', field, ctx.compiled.query.fields);
+  return { include: checkInclude(include, ctx.compiled.query.relations), fields };
+}
+
+/** `id` and the asked fields of a rendered record (the included relations are added after). */
+function sparse(rendered: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const kept: Record<string, unknown> = { id: rendered.id };
+  for (const field of fields) if (Object.hasOwn(rendered, field)) kept[field] = rendered[field];
+  return kept;
+}
+
+/** Records as the client sees them: rendered, narrowed to the asked fields, with the included relations. */
+export async function renderAll(ctx: Context, records: readonly Rec[], view: View): Promise<Record<string, unknown>[]> {
+  const { render } = ctx.compiled.steps;
+  const { fields, include } = view;
+  const rendered = records.map((record) => (fields ? sparse(render(record, ctx), fields) : render(record, ctx)));
+  if (include.length > 0) await addIncluded(ctx, include, records, rendered);
+  return rendered;
+}
+
+/** The body of a one-record answer: `{ "<name>": rendered }`. */
+export async function single(ctx: Context, record: Rec, view?: View): Promise<Record<string, unknown>> {
+  const rendered = view ? (await renderAll(ctx, [record], view))[0] : ctx.compiled.steps.render(record, ctx);
+  return { [ctx.resource.name]: rendered };
+}
+
+/** The answer of an index: the page's records and its pagination headers (page numbers or cursors). */
+export async function indexAnswer(ctx: Context, request: NeutralRequest, listed: Listed<Record<string, unknown>>) {
+  const query = ctx.query;
+  const { perPage } = query;
+  const hasMore = listed.records.length > perPage;
+  const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
+  ctx.records = records;
+  ctx.total = listed.total;
+  ctx.result = { [ctx.resource.plural]: await renderAll(ctx, records, query) };
+  if (ctx.compiled.query.pagination === 'cursor') {
+    const last = records[records.length - 1];
+    const key = ctx.mounted?.api.cursorKey ?? processCursorKey();
+    const values = last && query.order.map(({ field }) => (last[field] ?? null) as Scalar);
+    const next = hasMore && values ? encodeCursor(key, query.where, query.order, values) : undefined;
+    Object.assign(ctx.headers, cursorHeaders(request, next, listed.total));
+  } else {
+    Object.assign(ctx.headers, paginationHeaders(request, query.page, perPage, listed.total, hasMore));
+  }
+}
