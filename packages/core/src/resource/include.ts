@@ -53,7 +53,8 @@ export async function addIncluded(
 ): Promise<void> {
   const relations = ctx.mounted?.self.relations;
   if (!relations || names.length === 0 || records.length === 0) {
-    for (const name of names) for (const out of rendered) out[name] = relations?.get(name)?.kind === 'hasMany' ? [] : null;
+    for (const name of names)
+      for (const out of rendered) out[name] = relations?.get(name)?.kind === 'hasMany' ? [] : null;
     return;
   }
   const loaded = await Promise.all(

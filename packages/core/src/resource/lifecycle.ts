@@ -151,7 +151,11 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
   async show(ctx, request) {
     const view = memberView(ctx);
     const record = await findOr404(ctx);
-    const etag = etagOf(record);
+    // With included records or chosen fields the answer is another representation: its tag is
+    // weak (If-None-Match works, If-Match never matches it) and covers the related records too.
+    const derived = view.include.length > 0 || view.fields !== undefined;
+    const result = derived ? await single(ctx, record, view) : undefined;
+    const etag = result ? `W/${etagOf(result)}` : etagOf(record);
     // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
     checkIfMatch(request.headers['if-match'], etag);
     ctx.headers.ETag = etag;
@@ -159,7 +163,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
       ctx.status = 304;
       return;
     }
-    ctx.result = await single(ctx, record, view);
+    ctx.result = result ?? (await single(ctx, record));
   },
   async create(ctx, request) {
     checkIfMatch(request.headers['if-match'], undefined);

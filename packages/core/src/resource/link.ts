@@ -59,19 +59,16 @@ export function mountResources(
     const store = storeOf(compiled);
     const relations = new Map<string, LinkedRelation>();
     const belongsTo = () => [...relations.values()].filter((relation) => relation.kind === 'belongsTo');
-    const relatedFilters = Object.assign(
+    const relatedFilters = Object.defineProperty(
       (name: string) => {
         const relation = relations.get(name);
         if (relation?.kind !== 'belongsTo') return undefined;
         const { compiled: target } = relation.target;
         return { foreignKey: relation.foreignKey, collection: target.schema.name, rules: target.query };
       },
-      {
-        get names() {
-          return belongsTo().map((relation) => relation.name);
-        },
-      },
-    );
+      'names',
+      { get: () => belongsTo().map((relation) => relation.name) },
+    ) as RelatedLookup;
     drafts.set(compiled.resource, {
       compiled,
       schema: compiled.schema,

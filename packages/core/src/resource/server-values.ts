@@ -54,7 +54,11 @@ export function withModelAttributes(
       throw new TypeError(`defineResource(${name}): defaults.${field} is not a field that can have a default`);
     }
     const canonical = value === null ? null : convertValue(attribute, String(value));
-    if (canonical === undefined || (value === null && !attribute.nullable) || typeof value === 'object' && value !== null) {
+    if (
+      canonical === undefined ||
+      (value === null && !attribute.nullable) ||
+      (typeof value === 'object' && value !== null)
+    ) {
       throw new TypeError(`defineResource(${name}): defaults.${field} is not a valid ${attribute.type}`);
     }
     defaults[field] = canonical;
