@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Collection, memoryStore, type Store } from '@resourcery/core';
+import { sqlStore } from '@resourcery/sql';
+import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
+import Database from 'better-sqlite3';
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
+import { createApp } from '../src/app.js';
+import { droppingLibraryTables, freshPrefix } from './helpers/library-stores.js';
+
+// CONTRACT part 3: "index pays one store query per included relation, never one per record".
+// A page of 100 books with include=author,reviews is 3 queries: the books, their authors, their
+// reviews. On the memory store the collections count list/find calls; on SQL, Kysely's `log`
+// counts the statements the database runs.
+
+interface Counter {
+  queries: number;
+  statements: string[];
+}
+
+/** The store, with every list and find of its collections counted. */
+function countingStore(store: Store, counter: Counter): Store {
+  const count = (collection: Collection): Collection => ({
+    schema: collection.schema,
+    list: (query) => {
+      counter.queries++;
+      counter.statements.push(`${collection.schema.name}.list`);
+      return collection.list(query);
+    },
+    find: (id, where) => {
+      counter.queries++;
+      counter.statements.push(`${collection.schema.name}.find`);
+      return collection.find(id, where);
+    },
+    create: (values) => collection.create(values),
+    update: (id, changes, where) => collection.update(id, changes, where),
+    destroy: (id, where) => collection.destroy(id, where),
+    transaction: (work) => collection.transaction(work),
+  });
+  return {
+    collection: (schema) => count(store.collection(schema)),
+    transaction: (work) => store.transaction(work),
+    init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
+    close: () => store.close?.() ?? Promise.resolve(),
+  };
+}
+
+/** A Kysely instance that counts every statement it runs (and every one that fails). */
+function countingLog(counter: Counter) {
+  return (event: LogEvent) => {
+    counter.queries++;
+    counter.statements.push(event.query.sql);
+  };
+}
+
+async function post(baseUrl: string, path: string, body: unknown): Promise<{ id: number }> {
+  const reply = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(reply.status, await reply.clone().text()).toBe(200);
+  return Object.values((await reply.json()) as Record<string, { id: number }>)[0] as { id: number };
+}
+
+/** 10 authors with 10 books each (100 books); every third book has two reviews. */
+async function seed(baseUrl: string): Promise<void> {
+  for (let a = 0; a < 10; a++) {
+    const author = await post(baseUrl, '/authors', { name: `Author ${a}` });
+    for (let b = 0; b < 10; b++) {
+      const book = await post(baseUrl, '/books', { title: `Book ${a}-${b}`, authorId: author.id });
+      if (b % 3 === 0) {
+        await post(baseUrl, '/reviews', { bookId: book.id, rating: 5 });
+        await post(baseUrl, '/reviews', { bookId: book.id, rating: 3 });
+      }
+    }
+  }
+}
+
+interface Setup {
+  store: Store;
+  counter: Counter;
+  /** Releases what the setup opened beyond the store (a Kysely instance passed in). */
+  release?: () => Promise<void>;
+}
+
+function queriesOf(label: string, setup: () => Setup): void {
+  describe(`include costs one query per relation (${label})`, () => {
+    let target: HttpSuiteTarget;
+    let counter: Counter;
+    let release: (() => Promise<void>) | undefined;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      const made = setup();
+      counter = made.counter;
+      release = made.release;
+      const app = createApp(made.store);
+      await app.ready();
+      target = await serveHttp(app);
+      close = () => app.close();
+      await seed(target.baseUrl);
+    }, 120_000);
+    afterAll(async () => {
+      await target?.close();
+      await close?.();
+      await release?.();
+    });
+
+    it('an index of 100 books with include=author,reviews is 3 queries', async () => {
+      counter.queries = 0;
+      counter.statements = [];
+      const reply = await fetch(`${target.baseUrl}/books?per_page=100&count=false&include=author,reviews`);
+      expect(reply.status).toBe(200);
+      const { books } = (await reply.json()) as { books: { author: unknown; reviews: unknown[] }[] };
+      expect(books).toHaveLength(100);
+      expect(books.every((book) => book.author !== null)).toBe(true);
+      expect(books.reduce((sum, book) => sum + book.reviews.length, 0)).toBe(80);
+      expect(counter.queries, counter.statements.join('\n')).toBe(3);
+    });
+
+    it('a show with include=author,reviews is 3 queries', async () => {
+      counter.queries = 0;
+      counter.statements = [];
+      const reply = await fetch(`${target.baseUrl}/books?per_page=1&count=false&sort=id`);
+      const [first] = ((await reply.json()) as { books: { id: number }[] }).books;
+      counter.queries = 0;
+      counter.statements = [];
+      const shown = await fetch(`${target.baseUrl}/books/${first?.id}?include=author,reviews`);
+      expect(shown.status).toBe(200);
+      expect(counter.queries, counter.statements.join('\n')).toBe(3);
+    });
+  });
+}
+
+queriesOf('memory store', () => {
+  const counter: Counter = { queries: 0, statements: [] };
+  return { store: countingStore(memoryStore(), counter), counter };
+});
+
+const folder = mkdtempSync(join(tmpdir(), 'resourcery-library-queries-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+queriesOf('SQLite', () => {
+  const counter: Counter = { queries: 0, statements: [] };
+  const database = new Database(join(folder, 'library.sqlite'));
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely({ dialect: new SqliteDialect({ database }), log: countingLog(counter) });
+  return { store: sqlStore(db), counter, release: () => db.destroy() };
+});
+
+if (serverAvailable('postgres')) {
+  queriesOf('PostgreSQL', () => {
+    const counter: Counter = { queries: 0, statements: [] };
+    const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 4 });
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }), log: countingLog(counter) });
+    const tablePrefix = freshPrefix('q');
+    return {
+      store: droppingLibraryTables(sqlStore(db, { tablePrefix }), tablePrefix),
+      counter,
+      release: () => db.destroy(),
+    };
+  });
+}
+
+if (serverAvailable('mariadb')) {
+  queriesOf('MariaDB', () => {
+    const counter: Counter = { queries: 0, statements: [] };
+    // As the SQL store opens its own: DATETIME as text in UTC, JSON as text.
+    const options = { charset: 'utf8mb4', dateStrings: true, timezone: 'Z', jsonStrings: true } as const;
+    const pool = createPool({ uri: SERVERS.mariadb.url, connectionLimit: 4, ...options });
+    const db = new Kysely({ dialect: new MysqlDialect({ pool }), log: countingLog(counter) });
+    const tablePrefix = freshPrefix('q');
+    return {
+      store: droppingLibraryTables(sqlStore(db, { tablePrefix }), tablePrefix),
+      counter,
+      release: () => db.destroy(),
+    };
+  });
+}

@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `npm start -w examples/library` runs the built server (`node dist/server.js`). The test bundles
+// src/server.ts with the workspace packages taken from their sources (as e2e/ does for the books
+// example), into a folder of its own: the default SQLite file (`../data/library.sqlite` next to
+// the bundle) then lands in that folder too, and goes with it.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
+const folder = join(root, 'node_modules/.cache', `resourcery-library-${process.pid}-${Date.now()}`);
+const bundle = join(folder, 'dist/server.mjs');
+
+async function bundleServer(): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  await build({
+    entryPoints: [join(root, 'examples/library/src/server.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'workspace-sources',
+        setup(builder) {
+          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
+            const [, name, entry] = WORKSPACE_IMPORT.exec(path) as RegExpExecArray;
+            const src = join(root, 'packages', name as string, 'src');
+            if (entry === undefined) return { path: join(src, 'index.ts') };
+            const file = join(src, `${entry}.ts`);
+            return { path: existsSync(file) ? file : join(src, entry, 'index.ts') };
+          });
+          // Every other package stays external: Node loads it from the root node_modules.
+          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
+        },
+      },
+    ],
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Everything the process printed so far. */
+  output: () => string;
+}
+
+/** Starts the bundled server with PORT=0 and waits for its start-up line. */
+async function start(databaseUrl: string | undefined): Promise<Running> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0' };
+  delete env.DATABASE_URL;
+  if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, [bundle], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start:\n${output}`));
+    }, 15_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/localhost:(\d+)\/api\//.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, baseUrl: `http://127.0.0.1:${port}/api`, output: () => output };
+}
+
+/** Stops the server as `Ctrl-C` or a process manager would; answers its exit code. */
+async function stop(server: Running): Promise<number | null> {
+  if (server.child.exitCode !== null) return server.child.exitCode;
+  const exited = once(server.child, 'exit');
+  server.child.kill('SIGTERM');
+  const [code] = (await exited) as [number | null];
+  return code;
+}
+
+async function post(baseUrl: string, path: string, body: unknown) {
+  const reply = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(reply.status).toBe(200);
+  return (await reply.json()) as Record<string, { id: number }>;
+}
+
+describe('the library server (npm start)', () => {
+  const running: Running[] = [];
+  beforeAll(bundleServer, 60_000);
+  afterAll(async () => {
+    for (const server of running) server.child.kill('SIGKILL');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('starts on PORT=0 with DATABASE_URL=memory:, prints one line, answers /api/books, stops on SIGTERM', async () => {
+    const server = await start('memory:');
+    running.push(server);
+    expect(server.output()).toMatch(/^Library API on memory:: http:\/\/localhost:\d+\/api\/books\?include=author\n$/);
+    const empty = await fetch(`${server.baseUrl}/books`);
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ books: [] });
+    const { author } = await post(server.baseUrl, '/authors', { name: 'Le Guin' });
+    await post(server.baseUrl, '/books', { title: 'Earthsea', authorId: author?.id });
+    const listed = await fetch(`${server.baseUrl}/books?include=author`);
+    const { books } = (await listed.json()) as { books: { title: string; author: { name: string } }[] };
+    expect(books.map((book) => [book.title, book.author.name])).toEqual([['Earthsea', 'Le Guin']]);
+    expect(await stop(server)).toBe(0);
+  });
+
+  it('keeps the library in a SQLite file next to the app by default, across restarts', async () => {
+    const file = join(folder, 'data/library.sqlite');
+    const first = await start(undefined);
+    running.push(first);
+    expect(first.output()).toMatch(/^Library API on sqlite:\S+library\.sqlite: http:\/\/localhost:\d+\/api\/books/);
+    expect(existsSync(file)).toBe(true);
+    const { author } = await post(first.baseUrl, '/authors', { name: 'Herbert' });
+    await post(first.baseUrl, '/books', { title: 'Dune', authorId: author?.id, price: 9.5 });
+    expect(await stop(first)).toBe(0);
+
+    const second = await start(undefined);
+    running.push(second);
+    const reply = await fetch(`${second.baseUrl}/books?include=author`);
+    expect(reply.status).toBe(200);
+    const { books } = (await reply.json()) as { books: { title: string; price: string; author: { name: string } }[] };
+    expect(books.map((book) => [book.title, book.price, book.author.name])).toEqual([['Dune', '9.50', 'Herbert']]);
+    expect(await stop(second)).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { CaseGroup } from './http-cases/group.js';
+import { HttpClient } from './http-client.js';
+import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
+import { foreignKeyCases, uniqueCases } from './library-cases/constraint-cases.js';
+import { dateTimeCases } from './library-cases/date-time-cases.js';
+import { decimalCases } from './library-cases/decimal-cases.js';
+import { destroyCases } from './library-cases/destroy-cases.js';
+import { includeCases, includeLimitCases } from './library-cases/include-cases.js';
+import { timestampCases } from './library-cases/timestamp-cases.js';
+import { uuidCases } from './library-cases/uuid-cases.js';
+
+/** Options of {@link libraryConformanceSuite}: cases to skip (by name, with the reason) and the timeout. */
+export type LibrarySuiteOptions = HttpSuiteOptions;
+
+const GROUPS: readonly CaseGroup[] = [
+  dateTimeCases,
+  decimalCases,
+  uuidCases,
+  timestampCases,
+  uniqueCases,
+  foreignKeyCases,
+  destroyCases,
+  includeCases,
+  includeLimitCases,
+];
+
+/**
+ * The names of every case of {@link libraryConformanceSuite}, for `skip`.
+ *
+ * @example
+ * ```ts
+ * libraryConformanceSuite('my store', start, { skip: { [libraryCaseNames[0]]: 'not supported yet' } });
+ * ```
+ */
+export const libraryCaseNames: readonly string[] = GROUPS.flatMap((entry) => Object.keys(entry.cases));
+if (new Set(libraryCaseNames).size !== libraryCaseNames.length) {
+  throw new Error('libraryConformanceSuite: duplicate case name');
+}
+
+/**
+ * Registers the conformance suite of CONTRACT part 3 (several resources: relations, richer
+ * types), run over real HTTP with `fetch`: date-times, decimals and uuid ids on the wire,
+ * server-set timestamps, unique values, foreign keys, destroy rules and `include=`.
+ *
+ * `start` must serve the contract's library under `/api` on an empty store: `author`
+ * (`/api/authors`), `book` (`/api/books`) and `review` (`/api/reviews`), declared as in
+ * `examples/library` (a unique `isbn`, a 2-place decimal `price`, timestamps, uuid review ids,
+ * reviews destroyed with their book). It is called once per group of cases, and the target is
+ * closed after the group. The cases rely on nothing but the contract: not on ids starting at
+ * 1, not on timing (they compare timestamps, never expect a value), not on a particular store.
+ *
+ * @example
+ * ```ts
+ * // examples/library/test/library-conformance.test.ts
+ * libraryConformanceSuite('library + memory store', () => serveHttp(createApp(memoryStore())));
+ * ```
+ */
+export function libraryConformanceSuite(
+  name: string,
+  start: () => Promise<HttpSuiteTarget>,
+  options: LibrarySuiteOptions = {},
+): void {
+  const skip = options.skip ?? {};
+  const timeout = options.timeout ?? 30_000;
+  for (const key of Object.keys(skip)) {
+    if (!libraryCaseNames.includes(key)) throw new Error(`libraryConformanceSuite: skip names no case: "${key}"`);
+  }
+
+  describe(name, () => {
+    for (const entry of GROUPS) {
+      describe(entry.name, () => {
+        let target: HttpSuiteTarget | undefined;
+        let api: HttpClient;
+        let state: unknown;
+        beforeAll(async () => {
+          target = await start();
+          api = new HttpClient(target.baseUrl.replace(/\/+$/, ''));
+          state = await entry.setup(api);
+        }, timeout);
+        afterAll(() => target?.close(), timeout);
+
+        for (const [title, run] of Object.entries(entry.cases)) {
+          const reason = skip[title];
+          if (reason === undefined) it(title, () => run(api, state), timeout);
+          else it.skip(`${title} (skipped: ${reason})`, () => run(api, state));
+        }
+      });
+    }
+  });
+}
