@@ -6,6 +6,7 @@ import {
   compareScalars,
   memoryStore,
   type Order,
+  type Scalar,
   type StoredRecord,
 } from '@resourcery/core/store';
 import fc from 'fast-check';
@@ -54,10 +55,10 @@ const order = fc
 
 function naive(records: StoredRecord[], where: Condition[], sort: Order[]): StoredRecord[] {
   return records
-    .filter((record) => where.every(({ field, values }) => values.includes(record[field] ?? null)))
+    .filter((record) => where.every(({ field, values }) => values.includes((record[field] ?? null) as Scalar)))
     .sort((a, b) => {
       for (const { field, direction } of sort) {
-        const result = compareScalars(a[field] ?? null, b[field] ?? null);
+        const result = compareScalars((a[field] ?? null) as Scalar, (b[field] ?? null) as Scalar);
         if (result !== 0) return direction === 'asc' ? result : -result;
       }
       return 0;

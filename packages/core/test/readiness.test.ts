@@ -13,6 +13,7 @@ describe('store readiness', () => {
     const memory = memoryStore();
     const flaky: Store = {
       collection: (schema) => memory.collection(schema),
+      transaction: (work) => memory.transaction(work),
       async init() {
         attempts++;
         if (!up) throw new StoreUnavailable(new Error('connect ECONNREFUSED 127.0.0.1:5432'));

@@ -50,7 +50,15 @@ export function convertValue(
   }
 }
 
-/** The most digits a decimal may have: 15 fit exactly in every store (SQLite keeps a scaled integer). */
+/**
+ * The most digits a decimal may have: 15 fit exactly in every store (SQLite keeps a scaled
+ * integer, within JavaScript's safe integers).
+ *
+ * @example
+ * ```ts
+ * canonicalDecimal('1234567890123.45', 2, MAX_PRECISION); // { value: '1234567890123.45' }
+ * ```
+ */
 export const MAX_PRECISION = 15;
 
 /**

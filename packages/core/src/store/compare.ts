@@ -45,3 +45,35 @@ export function compareScalars(a: Scalar, b: Scalar): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a ? 1 : -1;
   return compareCodePoints(String(a), String(b));
 }
+
+/**
+ * Orders two canonical decimals of the same scale numerically (as `compareDecimals`, without
+ * allocating): canonical text has no leading zeros and no `-0`, so the sign decides first, then
+ * the length (the number of integer digits), then the text itself.
+ *
+ * @example
+ * ```ts
+ * ['10.00', '-1.50', '9.99', '-10.00'].sort(compareDecimalText); // ['-10.00', '-1.50', '9.99', '10.00']
+ * ```
+ */
+export function compareDecimalText(a: string, b: string): number {
+  const negative = a.charCodeAt(0) === 45;
+  if (negative !== (b.charCodeAt(0) === 45)) return negative ? -1 : 1;
+  const magnitude = a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+  return negative ? -magnitude : magnitude;
+}
+
+/**
+ * {@link compareScalars} for the values of a `decimal` attribute: `null` first, then numerically.
+ *
+ * @example
+ * ```ts
+ * ['100.00', null, '9.99'].sort(compareDecimalScalars); // [null, '9.99', '100.00']
+ * ```
+ */
+export function compareDecimalScalars(a: Scalar, b: Scalar): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return compareDecimalText(String(a), String(b));
+}

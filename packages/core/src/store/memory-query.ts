@@ -1,42 +1,64 @@
-import type { Scalar } from '../schema/types.js';
-import { compareScalars } from './compare.js';
-import type { Condition, Order, StoredRecord } from './store.js';
+import type { Id, Scalar, StoredValue } from '../schema/types.js';
+import { compareDecimalScalars, compareScalars } from './compare.js';
+import type { Comparator, Matcher } from './memory-filter.js';
+import type { Condition, ListQuery, Order, StoredRecord } from './store.js';
 
-// The query building blocks of the memory store, compiled once per request: a matcher for the
-// conditions, a comparator for the order, and a bounded selection of the first records.
+// The query building blocks of the memory store, compiled once per request: a comparator for
+// the order, the candidates an index narrows a query to, and a bounded selection of the first
+// records.
 
-export type Matcher = (record: StoredRecord) => boolean;
-export type Comparator = (a: StoredRecord, b: StoredRecord) => number;
-
-export const matchAll: Matcher = () => true;
-
-/** One test per condition, built once per query: `===` for one value, a `Set` for several. */
-export function matcher(where: readonly Condition[]): Matcher {
-  if (where.length === 0) return matchAll;
-  const tests = where.map(({ field, values }): Matcher => {
-    if (values.length === 1) {
-      const value = values[0];
-      return (record) => (record[field] ?? null) === value;
-    }
-    const set = new Set(values);
-    return (record) => set.has(record[field] ?? null);
-  });
-  if (tests.length === 1) return tests[0] as Matcher;
-  return (record) => {
-    for (const test of tests) if (!test(record)) return false;
-    return true;
-  };
-}
-
-export function comparator(order: readonly Order[]): Comparator {
+/** Compares by the keys of `order`: `decimals` (the decimal attributes) numerically, the rest as {@link compareScalars}. */
+export function comparator(order: readonly Order[], decimals: ReadonlySet<string>): Comparator {
+  if (decimals.size > 0 && order.some(({ field }) => decimals.has(field))) {
+    const keys = order.map(({ field, direction }) => ({
+      field,
+      sign: direction === 'asc' ? 1 : -1,
+      compare: decimals.has(field) ? compareDecimalScalars : compareScalars,
+    }));
+    return (a, b) => {
+      for (const { field, sign, compare } of keys) {
+        const result = compare((a[field] ?? null) as Scalar, (b[field] ?? null) as Scalar);
+        if (result !== 0) return sign * result;
+      }
+      return 0;
+    };
+  }
+  // No decimal key: one direct call per key, as fast as it gets.
   const keys = order.map(({ field, direction }) => ({ field, sign: direction === 'asc' ? 1 : -1 }));
   return (a, b) => {
     for (const { field, sign } of keys) {
-      const result = compareScalars(a[field] ?? null, b[field] ?? null);
+      const result = compareScalars((a[field] ?? null) as Scalar, (b[field] ?? null) as Scalar);
       if (result !== 0) return sign * result;
     }
     return 0;
   };
+}
+
+/**
+ * The records that `match`, in `compare` order, keeping only the first `perGroup.limit` of each
+ * value of `perGroup.field` (`null` is one group, as in SQL's `PARTITION BY`). Sorts every match:
+ * the cut depends on the order, so a bounded heap cannot do it.
+ */
+export function firstPerGroup(
+  candidates: Iterable<StoredRecord>,
+  match: Matcher,
+  compare: Comparator,
+  perGroup: NonNullable<ListQuery['perGroup']>,
+): StoredRecord[] {
+  const matches: StoredRecord[] = [];
+  for (const record of candidates) if (match(record)) matches.push(record);
+  matches.sort(compare);
+  const { field, limit } = perGroup;
+  const taken = new Map<unknown, number>();
+  const kept: StoredRecord[] = [];
+  for (const record of matches) {
+    const value = record[field] ?? null;
+    const count = taken.get(value) ?? 0;
+    if (count >= limit) continue;
+    taken.set(value, count + 1);
+    kept.push(record);
+  }
+  return kept;
 }
 
 /**
@@ -87,21 +109,22 @@ export function topK(
   return { best: heap.sort(compare), matched };
 }
 
-/** A hash index of one attribute: value → the records holding it. */
-export type ValueIndex = Map<Scalar, Set<StoredRecord>>;
+/** A hash index of one attribute (never a JSON one): value → the records holding it. */
+export type ValueIndex = Map<StoredValue, Set<StoredRecord>>;
 
 /**
- * The records that can match `where`, from the most selective condition on `id` or on an
- * indexed attribute; `undefined` when no condition narrows the collection.
+ * The records that can match `where`, from the most selective `IN` condition (no operator) on
+ * `id` or on an indexed attribute; `undefined` when no condition narrows the collection.
  */
 export function candidates(
-  records: ReadonlyMap<number, StoredRecord>,
+  records: ReadonlyMap<Id, StoredRecord>,
   indexes: ReadonlyMap<string, ValueIndex>,
   where: readonly Condition[],
 ): { records: StoredRecord[]; by: Condition } | undefined {
   let best: { field: string; values: readonly Scalar[]; size: number; by: Condition } | undefined;
   for (const condition of where) {
     const { field, values } = condition;
+    if (condition.op !== undefined || condition.related) continue;
     let size: number;
     if (field === 'id') size = values.length;
     else {
@@ -114,10 +137,10 @@ export function candidates(
   }
   if (!best) return undefined;
   const found: StoredRecord[] = [];
-  const seen = new Set<number>();
   if (best.field === 'id') {
+    const seen = new Set<Id>();
     for (const value of best.values) {
-      const record = typeof value === 'number' && !seen.has(value) ? records.get(value) : undefined;
+      const record = value !== null && typeof value !== 'boolean' && !seen.has(value) ? records.get(value) : undefined;
       if (record) {
         seen.add(record.id);
         found.push(record);
@@ -125,20 +148,20 @@ export function candidates(
     }
     return { records: found, by: best.by };
   }
-  const index = indexes.get(best.field) as Map<Scalar, Set<StoredRecord>>;
+  const index = indexes.get(best.field) as ValueIndex;
   for (const value of new Set(best.values)) {
     for (const record of index.get(value) ?? []) found.push(record);
   }
   return { records: found, by: best.by };
 }
 
-export function addToIndex(index: ValueIndex, value: Scalar, record: StoredRecord): void {
+export function addToIndex(index: ValueIndex, value: StoredValue, record: StoredRecord): void {
   const records = index.get(value);
   if (records) records.add(record);
   else index.set(value, new Set([record]));
 }
 
-export function dropFromIndex(index: ValueIndex, value: Scalar, record: StoredRecord): void {
+export function dropFromIndex(index: ValueIndex, value: StoredValue, record: StoredRecord): void {
   const records = index.get(value);
   if (!records) return;
   records.delete(record);

@@ -51,7 +51,10 @@ export interface ListQuery {
 /** What {@link Collection.list} answers. */
 export interface ListResult<R = StoredRecord> {
   readonly records: R[];
-  /** Number of records matching `where` (ignoring limit/offset), when `count` was asked. */
+  /**
+   * Number of records matching `where` (ignoring limit, offset and `after`; after the `perGroup`
+   * cut), when `count` was asked.
+   */
   readonly total?: number;
 }
 
@@ -81,7 +84,10 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   list(query: ListQuery): Promise<ListResult<R>>;
   /** The record with this id that also matches `where`, or `undefined` (show, update, destroy). */
   find(id: Id, where: readonly Condition[]): Promise<R | undefined>;
-  /** Stores a new record; the store assigns the id. Answers the stored record. */
+  /**
+   * Stores a new record and answers it. The store assigns an integer id; a uuid id comes with
+   * the values (the core makes it). Attributes left out get their `default`, else `null`.
+   */
   create(values: Readonly<Partial<R>>): Promise<R>;
   /**
    * Writes exactly the given fields of the record with this id if it matches `where`, in one

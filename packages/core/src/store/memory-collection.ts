@@ -1,0 +1,167 @@
+import type { CollectionSchema, Id, StoredValue } from '../schema/types.js';
+import { checkReferences, checkUnique, destroyWithReferences } from './memory-constraints.js';
+import { matcher, resolveRelated } from './memory-filter.js';
+import { listPage } from './memory-list.js';
+import { MemoryTable, type Tables, type Undo } from './memory-table.js';
+import type { Collection, Condition, ListQuery, ListResult, StoredRecord } from './store.js';
+import { ConstraintViolation } from './store-errors.js';
+
+/** A non-id attribute as `create` fills it: the value when absent, and whether it is JSON (copied). */
+interface Field {
+  readonly name: string;
+  readonly absent: StoredValue;
+  readonly json: boolean;
+}
+
+/** A shallow copy: what callers get for records without JSON attributes. */
+function plainCopy(record: StoredRecord): StoredRecord {
+  return { ...record };
+}
+
+/**
+ * One collection of a memory store. Writes check the unique sets and foreign keys first, so a
+ * refused write changes nothing; every write inside a transaction pushes its undo to the
+ * transaction's log, shared by every collection of the store.
+ */
+export class MemoryCollection extends MemoryTable implements Collection {
+  private readonly fields: readonly Field[];
+  private readonly uuid: boolean;
+  /** Whether creates and updates have unique sets or foreign keys to check. */
+  private readonly constrained: boolean;
+  private readonly jsons: ReadonlySet<string>;
+  /** What callers get: a copy, deep for JSON values so that nobody changes the stored ones. */
+  private readonly copy: (record: StoredRecord) => StoredRecord;
+  private lastId = 0;
+
+  constructor(schema: CollectionSchema, tables: Tables) {
+    super(schema, tables);
+    const attributes = schema.attributes.filter((attribute) => attribute.name !== 'id');
+    this.fields = attributes.map((a) => ({ name: a.name, absent: a.default ?? null, json: a.type === 'json' }));
+    this.uuid = schema.attributes[0]?.type === 'uuid';
+    this.constrained = (schema.unique?.length ?? 0) > 0 || (schema.references?.length ?? 0) > 0;
+    const jsons = attributes.filter((a) => a.type === 'json').map((a) => a.name);
+    this.jsons = new Set(jsons);
+    this.copy =
+      jsons.length === 0
+        ? plainCopy
+        : (record) => {
+            const copied = { ...record };
+            for (const name of jsons) {
+              const value = copied[name];
+              if (value != null) copied[name] = structuredClone(value);
+            }
+            return copied;
+          };
+  }
+
+  /** See {@link listPage}; with `select`, each record has `id` and the selected attributes only. */
+  async list(query: ListQuery): Promise<ListResult> {
+    const { records, total } = listPage(this, query);
+    const { select } = query;
+    return { records: select ? records.map((record) => this.pick(record, select)) : records.map(this.copy), total };
+  }
+
+  async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
+    const record = this.records.get(id);
+    return record && this.matches(record, where) ? this.copy(record) : undefined;
+  }
+
+  /** Integer ids are assigned (1, 2, 3...; never reused); a uuid id comes in `values.id`. */
+  async create(values: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
+    const id = this.uuid ? values.id : this.lastId + 1;
+    if (this.uuid) {
+      if (typeof id !== 'string') throw new TypeError(`${this.schema.name}: a uuid id comes with the values`);
+      if (this.records.has(id)) throw new ConstraintViolation('unique', 'id');
+    }
+    const record: StoredRecord = { id: id as Id };
+    for (const { name, absent, json } of this.fields) {
+      const value = values[name] as StoredValue | undefined;
+      record[name] = value === undefined ? absent : json && value !== null ? structuredClone(value) : value;
+    }
+    if (this.constrained) {
+      checkUnique(this, record, undefined);
+      checkReferences(this.tables, this, record, undefined, id as Id);
+    }
+    if (!this.uuid) this.lastId++;
+    this.insert(record);
+    log?.push(() => this.remove(record));
+    return this.copy(record);
+  }
+
+  async update(
+    id: Id,
+    changes: Readonly<Partial<StoredRecord>>,
+    where: readonly Condition[],
+    log?: Undo[],
+  ): Promise<StoredRecord | undefined> {
+    const record = this.records.get(id);
+    if (!record || !this.matches(record, where)) return undefined;
+    if (this.constrained) {
+      checkUnique(this, changes, record);
+      checkReferences(this.tables, this, changes, record, id);
+    }
+    // The previous values are kept only inside a transaction, to undo the write.
+    const before: Record<string, StoredValue> | undefined = log ? {} : undefined;
+    for (const field of Object.keys(changes)) {
+      let value = changes[field];
+      if (field === 'id' || value === undefined) continue;
+      if (value !== null && this.jsons.size > 0 && this.jsons.has(field)) value = structuredClone(value);
+      if (before) before[field] = record[field] ?? null;
+      this.write(record, field, value);
+    }
+    if (log && before) {
+      log.push(() => {
+        for (const [field, value] of Object.entries(before)) this.restore(record, field, value);
+      });
+    }
+    return this.copy(record);
+  }
+
+  async destroy(id: Id, where: readonly Condition[], log?: Undo[]): Promise<boolean> {
+    const record = this.records.get(id);
+    if (!record || !this.matches(record, where)) return false;
+    if (this.tables.referrers(this.schema.name).length > 0) destroyWithReferences(this.tables, this, record, log);
+    else {
+      this.remove(record);
+      log?.push(() => this.insert(record));
+    }
+    return true;
+  }
+
+  /**
+   * A transaction of the store over this collection: an undo log of the writes, reverted when
+   * `work` rejects. Memory transactions are not isolated from concurrent requests (memory has
+   * no locks).
+   */
+  transaction<T>(work: (collection: Collection) => Promise<T>): Promise<T> {
+    return this.tables.run((log) => work(this.bound(log)));
+  }
+
+  /** Whether a record is inside the scope `where`. */
+  private matches(record: StoredRecord, where: readonly Condition[]): boolean {
+    return where.length === 0 || matcher(resolveRelated(where, this.idsOf), this.decimals)(record);
+  }
+
+  /** A copy of `id` and the `select`ed attributes of a record. */
+  private pick(record: StoredRecord, select: readonly string[]): StoredRecord {
+    const picked: StoredRecord = { id: record.id };
+    for (const field of select) {
+      const value = record[field] ?? null;
+      if (field !== 'id') picked[field] = value !== null && this.jsons.has(field) ? structuredClone(value) : value;
+    }
+    return picked;
+  }
+
+  /** This collection with its writes recorded in `log` (a transaction's). */
+  bound(log: Undo[]): Collection {
+    return {
+      schema: this.schema,
+      list: (query) => this.list(query),
+      find: (id, where) => this.find(id, where),
+      create: (values) => this.create(values, log),
+      update: (id, changes, where) => this.update(id, changes, where, log),
+      destroy: (id, where) => this.destroy(id, where, log),
+      transaction: (work) => this.tables.run((inner) => work(this.bound(inner)), log),
+    };
+  }
+}
