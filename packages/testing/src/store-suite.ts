@@ -1,19 +1,28 @@
 import type { Store } from '@resourcery/core/store';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
 import type { StoreCase, StoreCaseGroup } from './store-cases/fixtures.js';
 import { suiteSchema } from './store-cases/fixtures.js';
 import { lifecycleCases } from './store-cases/lifecycle-cases.js';
 import { orderCases } from './store-cases/order-cases.js';
+import { perGroupCases } from './store-cases/per-group-cases.js';
+import { referenceCases } from './store-cases/reference-cases.js';
+import { storeTransactionCases } from './store-cases/store-transaction-cases.js';
 import { transactionCases } from './store-cases/transaction-cases.js';
+import { typeCases } from './store-cases/type-cases.js';
+import { defaultCases, uuidCases } from './store-cases/uuid-cases.js';
 import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
 export { type CaseHome, type StoreCase, type StoreCaseGroup, suiteSchema } from './store-cases/fixtures.js';
+export { type LibraryName, librarySchemas } from './store-cases/library.js';
 
 /**
- * Every group of the store suite, in the order they run; each case receives a store over a fresh,
- * empty collection of {@link suiteSchema}. For running single cases outside Vitest's `describe`.
+ * Every group of the store suite, in the order they run; each case receives fresh, empty
+ * collections: one of {@link suiteSchema}, or, for the relational groups (types, uuid ids,
+ * defaults, unique, foreign keys, destroy referenced, store transaction, per group), one of each
+ * of {@link librarySchemas}. For running single cases outside Vitest's `describe`.
  *
  * @example
  * ```ts
@@ -30,6 +39,14 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   destroyCases,
   transactionCases,
   lifecycleCases,
+  typeCases,
+  uuidCases,
+  defaultCases,
+  uniqueCases,
+  foreignKeyCases,
+  referenceCases,
+  storeTransactionCases,
+  perGroupCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */
@@ -52,8 +69,11 @@ export interface StoreSuiteOptions {
  * Registers the shared store conformance suite with Vitest: every behaviour of the
  * {@link Collection} interface that the core and the HTTP contract rely on (ids, types, filters,
  * code point order, nulls, paging, counts, partial and concurrent updates, scopes,
- * transactions). Every case gets a fresh collection, obtained with `provider.collection(schema)`
- * and prepared with `provider.init([schema])`; the provider is closed after the last case.
+ * transactions) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
+ * defaults; unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
+ * transactions; per-group limits). Every case gets fresh collections, each obtained with
+ * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced
+ * collections first); the provider is closed after the last case.
  *
  * @param name - Shown in the report: `store conformance: <name>`.
  * @param createProvider - Builds the provider under test; called once, before the first case.
@@ -86,12 +106,15 @@ export function storeConformanceSuite(
   let counter = 0;
   let provider: Store | undefined;
 
-  const run = async (test: StoreCase): Promise<void> => {
+  const run = async (group: StoreCaseGroup, test: StoreCase): Promise<void> => {
     if (!provider) throw new Error('storeConformanceSuite: the provider could not be created');
-    const schema = suiteSchema(`${prefix}_${++counter}`);
-    const collection = provider.collection(schema);
-    await provider.init?.([schema]);
-    await test(collection, { store: provider, schema });
+    const name = `${prefix}_${++counter}`;
+    const schemas = group.schemas?.(name) ?? [suiteSchema(name)];
+    const collections = schemas.map((schema) => (provider as Store).collection(schema));
+    await provider.init?.(schemas);
+    const [schema, collection] = [schemas[0], collections[0]];
+    if (!schema || !collection) throw new Error(`storeConformanceSuite: group "${group.name}" has no collection`);
+    await test(collection, { store: provider, schema, schemas, collections });
   };
 
   describe(`store conformance: ${name}`, () => {
@@ -106,7 +129,7 @@ export function storeConformanceSuite(
         for (const [caseName, test] of Object.entries(group.cases)) {
           const reason = skip[`${group.name} > ${caseName}`] ?? skip[caseName];
           if (reason !== undefined) it.skip(`${caseName} (skipped: ${reason})`, () => {});
-          else it(caseName, () => run(test));
+          else it(caseName, () => run(group, test));
         }
       });
     }

@@ -1,20 +1,31 @@
-import type { Collection, CollectionSchema, Condition, Order, Store, StoredRecord } from '@resourcery/core/store';
+import type { Collection, CollectionSchema, Condition, Id, Order, Store, StoredRecord } from '@resourcery/core/store';
 
-/** Where a case runs: the store under test and the schema of the case's fresh collection. */
+/**
+ * Where a case runs: the store under test and the case's fresh collections, in the order of
+ * their schemas (`schema` and the case's first argument are the first of them).
+ */
 export interface CaseHome {
   readonly store: Store;
   readonly schema: CollectionSchema;
+  readonly schemas: readonly CollectionSchema[];
+  readonly collections: readonly Collection[];
 }
 
 /**
  * One named check of the Collection interface; receives a fresh, empty collection of the
- * store under test (and, for cases that need more, the store and the collection's schema).
+ * store under test (and, for cases that need more, the store and every collection of the case).
  */
 export type StoreCase = (collection: Collection, home: CaseHome) => Promise<void>;
 
-/** Cases about one method or topic; each runs on its own empty collection. */
+/** Cases about one method or topic; each runs on its own empty collections. */
 export interface StoreCaseGroup {
   readonly name: string;
+  /**
+   * The schemas of the collections each case gets, named with the case's unique `prefix`,
+   * referenced collections before those referring to them (the order `Store.init` receives).
+   * Default: one collection of {@link suiteSchema}.
+   */
+  readonly schemas?: (prefix: string) => readonly CollectionSchema[];
   readonly cases: Readonly<Record<string, StoreCase>>;
 }
 
@@ -81,7 +92,7 @@ export async function list(
 }
 
 /** The ids of records, in their order. */
-export function ids(records: readonly StoredRecord[]): number[] {
+export function ids(records: readonly StoredRecord[]): Id[] {
   return records.map((record) => record.id);
 }
 

@@ -1,5 +1,5 @@
 import { type ActionContext, type Api, createApi, defineResource } from '@resourcery/core';
-import type { Collection, Store } from '@resourcery/core/store';
+import type { Collection, Store, StoreTransaction } from '@resourcery/core/store';
 import { expect } from 'vitest';
 import { Book } from '../book-resource.js';
 import { type CallReply, callApi } from '../call-api.js';
@@ -11,25 +11,28 @@ import { type CaseHome, storeGroup } from './fixtures.js';
  */
 function interleaving(store: Store) {
   const hook: { between?: (inner: Collection) => Promise<unknown> } = {};
-  const wrapped: Store = {
-    collection(schema) {
-      const inner = store.collection(schema);
-      return {
-        schema: inner.schema,
-        list: (query) => inner.list(query),
-        find: async (id, where) => {
-          const found = await inner.find(id, where);
-          const between = hook.between;
-          hook.between = undefined;
-          await between?.(inner);
-          return found;
-        },
-        create: (values) => inner.create(values),
-        update: (id, changes, where) => inner.update(id, changes, where),
-        destroy: (id, where) => inner.destroy(id, where),
-        transaction: (work) => inner.transaction(work),
-      };
+  const wrap = (inner: Collection): Collection => ({
+    schema: inner.schema,
+    list: (query) => inner.list(query),
+    find: async (id, where) => {
+      const found = await inner.find(id, where);
+      const between = hook.between;
+      hook.between = undefined;
+      await between?.(inner);
+      return found;
     },
+    create: (values) => inner.create(values),
+    update: (id, changes, where) => inner.update(id, changes, where),
+    destroy: (id, where) => inner.destroy(id, where),
+    transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+  });
+  const wrapTransaction = (tx: StoreTransaction): StoreTransaction => ({
+    collection: (schema) => wrap(tx.collection(schema)),
+    transaction: (work) => tx.transaction((nested) => work(wrapTransaction(nested))),
+  });
+  const wrapped: Store = {
+    collection: (schema) => wrap(store.collection(schema)),
+    transaction: (work) => store.transaction((tx) => work(wrapTransaction(tx))),
     init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
   };
   return { wrapped, hook };

@@ -1,10 +1,10 @@
-import type { Collection } from '@resourcery/core/store';
+import type { Collection, Id } from '@resourcery/core/store';
 import { compareCodePoints } from '@resourcery/core/store';
 import { expect } from 'vitest';
 import { ids, library, list, orderBy, seed, storeGroup, where } from './fixtures.js';
 
 /** Ids of every record in the order given by the `'-year', 'id'` shorthand. */
-async function sorted(store: Collection, ...keys: string[]): Promise<number[]> {
+async function sorted(store: Collection, ...keys: string[]): Promise<Id[]> {
   return ids(await list(store, orderBy(...keys)));
 }
 
