@@ -1,4 +1,8 @@
 import { packageBuild } from '../../tsup.shared.js';
 
 // The drivers are optional peers, loaded on demand: only the one a URL names must be installed.
-export default packageBuild({ external: ['better-sqlite3', 'pg', 'mysql2'] });
+// `cli` is the `resourcery-sql` command (migrations).
+export default packageBuild({
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  external: ['better-sqlite3', 'pg', 'mysql2'],
+});

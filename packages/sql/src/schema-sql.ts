@@ -1,5 +1,14 @@
-import type { AttributeSchema, CollectionSchema } from '@resourcery/core/store';
+import {
+  type AttributeSchema,
+  type CollectionSchema,
+  canonicalDateTime,
+  canonicalDecimal,
+  MAX_PRECISION,
+  type Scalar,
+} from '@resourcery/core/store';
+import { referencedFirst } from './catalog.js';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
+import { foreignKeyName, indexName, uniqueName } from './names.js';
 
 /** Options of {@link createTableSql} and {@link schemaSql}. */
 export interface SchemaSqlOptions {
@@ -7,31 +16,7 @@ export interface SchemaSqlOptions {
   readonly tablePrefix?: string;
 }
 
-/**
- * Longest index name: PostgreSQL keeps 63 bytes, MySQL 64. The same limit everywhere gives an
- * index the same name in every database.
- */
-const MAX_IDENTIFIER = 63;
-
-/** 32-bit FNV-1a, to keep shortened index names unique. */
-function hash(text: string): string {
-  let value = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193);
-  return (value >>> 0).toString(16).padStart(8, '0');
-}
-
-/**
- * `<table>_<field>_idx`, shortened with a hash when it would exceed the identifier limit.
- *
- * @example
- * ```ts
- * indexName('books', 'name'); // 'books_name_idx'
- * ```
- */
-export function indexName(table: string, field: string): string {
-  const name = `${table}_${field}_idx`;
-  return name.length <= MAX_IDENTIFIER ? name : `${name.slice(0, MAX_IDENTIFIER - 13)}_${hash(name)}_idx`;
-}
+const ON_DELETE = { restrict: 'RESTRICT', cascade: 'CASCADE', nullify: 'SET NULL' } as const;
 
 /** The indexed key: the field then the id, so that the id tie-breaker of every sort is in the index. */
 function indexKey(attribute: AttributeSchema, dialect: SqlDialectSpec): string {
@@ -41,19 +26,67 @@ function indexKey(attribute: AttributeSchema, dialect: SqlDialectSpec): string {
   return `${dialect.indexColumn(attribute)}${nulls}, ${dialect.quote('id')}`;
 }
 
-/** The attributes of `schema.indexed` that get an index (all but `id`, which is the primary key). */
+/**
+ * The attributes that get an index `(field, id)`: those of `schema.indexed` and every foreign
+ * key (a destroy looks for the records referring to one), but `id` (the primary key) and `json`
+ * (which is never compared).
+ */
 function indexedAttributes(schema: CollectionSchema): AttributeSchema[] {
-  return [...new Set(schema.indexed)].flatMap((field) => {
+  const fields = [...schema.indexed, ...(schema.references ?? []).map((key) => key.field)];
+  return [...new Set(fields)].flatMap((field) => {
     const attribute = field === 'id' ? undefined : schema.attributes.find((candidate) => candidate.name === field);
-    return attribute ? [attribute] : [];
+    return attribute && attribute.type !== 'json' ? [attribute] : [];
   });
+}
+
+/** A declared default as an SQL literal of the column's type, or `undefined` for none. */
+function defaultLiteral(attribute: AttributeSchema, value: Scalar | undefined, dialect: SqlDialectSpec) {
+  if (value === undefined || value === null) return undefined;
+  const refuse = () => new TypeError(`The default of ${attribute.name} is not a ${attribute.type}`);
+  switch (attribute.type) {
+    case 'boolean':
+      if (typeof value !== 'boolean') throw refuse();
+      return dialect.nativeBooleans ? String(value).toUpperCase() : value ? '1' : '0';
+    case 'integer':
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw refuse();
+      return String(value);
+    case 'decimal': {
+      if (typeof value === 'boolean') throw refuse();
+      const decimal = canonicalDecimal(value, attribute.scale ?? 0, attribute.precision ?? MAX_PRECISION).value;
+      if (decimal === undefined) throw refuse();
+      return dialect.scaledDecimals ? String(Number(decimal.replace('.', ''))) : decimal;
+    }
+    case 'date-time': {
+      const time = typeof value === 'string' ? canonicalDateTime(value) : undefined;
+      if (time === undefined) throw refuse();
+      return dialect.quoteString(dialect.dateTimeParameter(time));
+    }
+    default:
+      if (typeof value !== 'string') throw refuse();
+      return dialect.quoteString(attribute.type === 'uuid' ? value.toLowerCase() : value);
+  }
+}
+
+/** One column's definition: type, `NOT NULL`, `DEFAULT`, `CHECK`. */
+function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): string {
+  const literal = defaultLiteral(attribute, attribute.default, dialect);
+  const check = dialect.columnCheck(attribute);
+  return [
+    `${dialect.quote(attribute.name)} ${dialect.columnType(attribute)}`,
+    attribute.nullable ? '' : ' NOT NULL',
+    literal === undefined ? '' : ` ${dialect.defaultClause(attribute, literal)}`,
+    check === undefined ? '' : ` ${check}`,
+  ].join('');
 }
 
 /**
  * The SQL statements that create one collection's table and its indexes if they do not exist:
- * typed columns, `NOT NULL` for required attributes, binary string collation, an id that is
- * never reused, and an index `(field, id)` for every field in `schema.indexed`. Nothing in them
- * drops or changes an existing table.
+ * typed columns, `NOT NULL` for required attributes, declared defaults, binary string collation,
+ * an id that is never reused (or a uuid primary key), an index `(field, id)` for every field in
+ * `schema.indexed` and every foreign key, a unique index `<table>_<fields>_key` per unique set,
+ * and a foreign key `<table>_<field>_fkey` per reference, with its `ON DELETE` rule. Nothing in
+ * them drops or changes an existing table.
  *
  * @example
  * ```ts
@@ -66,27 +99,39 @@ export function createTableSql(
   options: SchemaSqlOptions = {},
 ): string[] {
   const spec = dialectNamed(dialect);
-  const table = `${options.tablePrefix ?? ''}${schema.name}`;
-  const columns = [`${spec.quote('id')} ${spec.idColumnType}`];
+  const prefix = options.tablePrefix ?? '';
+  const table = `${prefix}${schema.name}`;
+  const idType = schema.attributes[0]?.type === 'uuid' ? 'uuid' : 'integer';
+  const definitions = [`${spec.quote('id')} ${spec.idColumnType(idType)}`];
   for (const attribute of schema.attributes) {
-    if (attribute.name === 'id') continue;
-    columns.push(`${spec.quote(attribute.name)} ${spec.columnType(attribute)}${attribute.nullable ? '' : ' NOT NULL'}`);
+    if (attribute.name !== 'id') definitions.push(columnDefinition(attribute, spec));
+  }
+  for (const key of schema.references ?? []) {
+    definitions.push(
+      `CONSTRAINT ${spec.quote(foreignKeyName(table, key.field))} FOREIGN KEY (${spec.quote(key.field)}) ` +
+        `REFERENCES ${spec.quote(`${prefix}${key.collection}`)} (${spec.quote('id')}) ON DELETE ${ON_DELETE[key.onDelete]}`,
+    );
   }
   const indexes = indexedAttributes(schema).map((attribute) => ({
     name: indexName(table, attribute.name),
     key: indexKey(attribute, spec),
   }));
-  return spec.createTable(table, columns, indexes);
+  const uniques = (schema.unique ?? []).map((set) => ({
+    name: uniqueName(table, set),
+    key: set.map((field) => spec.quote(field)).join(', '),
+    unique: true,
+  }));
+  return spec.createTable(table, definitions, [...uniques, ...indexes]);
 }
 
 /**
- * The DDL of several collections as one SQL script, for teams that run their own migrations
- * (write it to a migration file, review it, apply it with your tool; then pass
- * `createTables: false` to `sqlStore`).
+ * The DDL of several collections as one SQL script, referenced tables first, for teams that run
+ * their own migrations (write it to a migration file, review it, apply it with your tool; then
+ * pass `createTables: false` to `sqlStore`).
  *
  * @example
  * ```ts
- * import { compiledResource } from '@resourcery/core/store';
+ * import { compiledResource } from '@resourcery/core/adapter';
  * import { schemaSql } from '@resourcery/sql';
  *
  * writeFileSync('migrations/001_books.sql', schemaSql([compiledResource(books).schema], 'mariadb'));
@@ -97,5 +142,7 @@ export function schemaSql(
   dialect: SqlDialect,
   options: SchemaSqlOptions = {},
 ): string {
-  return schemas.flatMap((schema) => createTableSql(schema, dialect, options).map((sql) => `${sql};\n`)).join('\n');
+  return referencedFirst(schemas)
+    .flatMap((schema) => createTableSql(schema, dialect, options).map((sql) => `${sql};\n`))
+    .join('\n');
 }

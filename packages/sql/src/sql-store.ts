@@ -1,8 +1,12 @@
-import type { Collection, CollectionSchema, Store } from '@resourcery/core/store';
+import type { Collection, CollectionSchema, Store, StoreTransaction } from '@resourcery/core/store';
 import type { Kysely } from 'kysely';
+import { referencedFirst, StoreCatalog } from './catalog.js';
+import { CollectionPlan } from './collection-plan.js';
 import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { openDatabase } from './open-database.js';
+import { inTransaction } from './run-transaction.js';
 import { SqlCollection } from './sql-collection.js';
+import { SqlStoreTransaction } from './sql-transaction.js';
 import { ensureTable } from './table-setup.js';
 import { translateDriverError } from './translate-error.js';
 
@@ -16,8 +20,8 @@ export interface SqlStoreOptions extends ConnectionOptions {
   /** Prefix of every table name (`app_` stores `books` in `app_books`). Default: none. */
   readonly tablePrefix?: string;
   /**
-   * Whether `init` creates missing tables. With `false` it only checks that they exist with
-   * every column (for schemas managed by migrations, see `schemaSql`). Default: `true`.
+   * Whether `init` creates missing tables. With `false` it only checks that they exist and match
+   * the declarations (for schemas managed by migrations, see `migrationsFor`). Default: `true`.
    */
   readonly createTables?: boolean;
 }
@@ -30,7 +34,13 @@ export interface SqlStoreProvider extends Store {
   // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
   readonly db: Kysely<any>;
   collection(schema: CollectionSchema): Collection;
-  /** Connects and creates missing tables and their indexes; never alters an existing table. */
+  /** Runs `work` in one transaction over every collection (`tx.collection(schema)`). */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Connects and creates missing tables (referenced ones first) with their indexes and
+   * constraints; never alters an existing table, and refuses one that does not match its
+   * declaration (a missing column, another type, another nullability).
+   */
   init(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Closes the connections it opened (a Kysely instance passed in is left to its owner). */
   close(): Promise<void>;
@@ -67,6 +77,18 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   // MySQL and MariaDB share every query: collections made before `init` tells them apart are right.
   let dialect = detected;
   const tablePrefix = options.tablePrefix ?? '';
+  const catalog = new StoreCatalog(tablePrefix);
+  const plans = new Map<CollectionSchema, CollectionPlan>();
+  const planOf = (schema: CollectionSchema) => {
+    let plan = plans.get(schema);
+    if (!plan) {
+      catalog.add(schema);
+      plan = new CollectionPlan(schema, dialect, catalog);
+      plans.set(schema, plan);
+    }
+    return plan;
+  };
+  const translate = (error: unknown) => translateDriverError(error, undefined, [dialect], { catalog });
   let serverChecked = false;
 
   return {
@@ -75,19 +97,29 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
     },
     db,
     collection(schema) {
-      return new SqlCollection(db, `${tablePrefix}${schema.name}`, schema, dialect);
+      return new SqlCollection(planOf(schema), db);
+    },
+    transaction(work) {
+      return inTransaction(
+        db,
+        undefined,
+        (tx, open) => work(new SqlStoreTransaction(tx, open, planOf, translate)),
+        translate,
+      );
     },
     async init(schemas) {
       try {
         if (!serverChecked) {
           dialect = await dialect.serverDialect(db);
+          await dialect.prepareConnection(db);
           serverChecked = true;
         }
-        for (const schema of schemas) {
+        for (const schema of schemas) catalog.add(schema);
+        for (const schema of referencedFirst(schemas)) {
           await ensureTable(db, schema, dialect, { tablePrefix, create: options.createTables !== false });
         }
       } catch (error) {
-        throw translateDriverError(error, undefined, [dialect]);
+        throw translate(error);
       }
     },
     async close() {

@@ -1,6 +1,15 @@
 import { type CollectionSchema, ConstraintViolation, StoreError, StoreUnavailable } from '@resourcery/core/store';
-import type { DriverError, SqlDialectSpec } from './dialects/dialect.js';
+import { StoreCatalog } from './catalog.js';
+import type { ConstraintFailure, DriverError, SqlDialectSpec } from './dialects/dialect.js';
 import { DIALECTS } from './dialects/index.js';
+
+/** What a store knows when a statement fails, beyond the collection's schema. */
+export interface ErrorContext {
+  /** The store's collections and the names of their constraints. */
+  readonly catalog?: StoreCatalog;
+  /** Whether the statement was a destroy: a foreign key error is then on the parent's side. */
+  readonly destroying?: boolean;
+}
 
 /** Socket-level failures, whatever the driver: the server is down, restarting, unreachable or dropped the connection. */
 const NODE_CODES = new Set([
@@ -45,10 +54,24 @@ function fieldOfConstraint(schema: CollectionSchema | undefined, constraint: str
   return found.length === 1 ? found[0] : undefined;
 }
 
+/** The field a violation of the collection's own table is reported on. */
+function fieldOf(failure: ConstraintFailure, schema: CollectionSchema | undefined, catalog: StoreCatalog | undefined) {
+  // A constraint the store made names its field; so do the columns of a unique set (SQLite).
+  const named = catalog?.constraint(failure.constraint);
+  if (named && named.collection === schema?.name && named.kind === failure.kind) return named.field;
+  const { key } = failure;
+  if (failure.kind === 'unique' && key && key.length > 1) {
+    const set = schema?.unique?.find((fields) => fields.length === key.length && fields.every((f, i) => f === key[i]));
+    return set?.[set.length - 1];
+  }
+  return fieldIn(schema, failure.columns) ?? fieldOfConstraint(schema, failure.constraint);
+}
+
 function constraintViolation(
   error: unknown,
   schema: CollectionSchema | undefined,
   dialects: readonly SqlDialectSpec[],
+  { catalog, destroying }: ErrorContext,
 ): ConstraintViolation | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code } = error as DriverError;
@@ -56,8 +79,13 @@ function constraintViolation(
   for (const dialect of dialects) {
     const failure = dialect.constraintFailure(code, error as DriverError);
     if (!failure) continue;
-    const field = fieldIn(schema, failure.columns) ?? fieldOfConstraint(schema, failure.constraint);
-    return new ConstraintViolation(failure.kind, field, error);
+    if (failure.kind === 'referenced' || (failure.kind === 'foreign_key' && destroying)) {
+      // The record is still referred to: name the relation when the driver names the key.
+      const named = catalog?.constraint(failure.constraint);
+      const by = named?.kind === 'foreign_key' ? { collection: named.collection, field: named.field } : undefined;
+      return new ConstraintViolation('referenced', undefined, error, by);
+    }
+    return new ConstraintViolation(failure.kind, fieldOf(failure, schema, catalog), error);
   }
   return undefined;
 }
@@ -75,10 +103,11 @@ export function translateDriverError(
   error: unknown,
   schema: CollectionSchema | undefined,
   dialects: readonly SqlDialectSpec[],
+  context: ErrorContext = {},
 ): unknown {
   if (error instanceof StoreError) return error;
   if (isUnavailable(error, dialects)) return new StoreUnavailable(error);
-  return constraintViolation(error, schema, dialects) ?? error;
+  return constraintViolation(error, schema, dialects, context) ?? error;
 }
 
 /**
@@ -86,13 +115,20 @@ export function translateDriverError(
  * database cannot be reached or is busy, {@link ConstraintViolation} (422 naming the field, or
  * 409) when a write breaks a constraint. Anything else is answered unchanged (a 500 whose cause
  * only the server log shows). The driver's error stays as the `cause`, so SQL text and driver
- * messages reach the log and never a response. Errors of every supported driver are recognized.
+ * messages reach the log and never a response. Errors of every supported driver are recognized;
+ * the constraints `schemaSql` declares (`<table>_<fields>_key`, `<table>_<field>_fkey`) name
+ * their field, given the table prefix.
  *
  * @example
  * ```ts
  * try { await query.execute(); } catch (error) { throw translateError(error, schema); }
  * ```
  */
-export function translateError(error: unknown, schema?: CollectionSchema): unknown {
-  return translateDriverError(error, schema, DIALECTS);
+export function translateError(
+  error: unknown,
+  schema?: CollectionSchema,
+  options: { tablePrefix?: string } = {},
+): unknown {
+  const catalog = schema ? new StoreCatalog(options.tablePrefix ?? '').add(schema) : undefined;
+  return translateDriverError(error, schema, DIALECTS, { catalog });
 }

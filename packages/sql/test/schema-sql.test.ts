@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { createTableSql, schemaSql } from '@resourcery/sql';
+import { librarySchemas } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
 
 const schema: CollectionSchema = {
@@ -71,5 +72,83 @@ describe('createTableSql', () => {
     const script = schemaSql([schema, { ...schema, name: 'authors' }], 'sqlite');
     expect(script.match(/CREATE TABLE/g)).toHaveLength(2);
     expect(script.trimEnd().endsWith(';')).toBe(true);
+  });
+});
+
+describe('the data model in DDL', () => {
+  // Given children first: referenced tables are created first all the same.
+  const library = librarySchemas('lib');
+  const schemas = [library.awards, library.votes, library.reviews, library.books, library.authors];
+
+  it.each(['sqlite', 'postgres', 'mysql', 'mariadb'] as const)('%s', async (dialect) => {
+    await expect(schemaSql(schemas, dialect)).toMatchFileSnapshot(`__snapshots__/library.${dialect}.sql`);
+  });
+
+  it('names unique sets and foreign keys <table>_<fields>_key and <table>_<field>_fkey, within 63 bytes', () => {
+    const [table, ...indexes] = createTableSql(library.books, 'postgres', { tablePrefix: 'api_' });
+    expect(table).toContain(
+      'CONSTRAINT "api_lib_books_authorId_fkey" FOREIGN KEY ("authorId") REFERENCES "api_lib_authors" ("id") ON DELETE RESTRICT',
+    );
+    expect(indexes).toContain(
+      'CREATE UNIQUE INDEX IF NOT EXISTS "api_lib_books_authorId_title_key" ON "api_lib_books" ("authorId", "title")',
+    );
+    const long = { ...library.books, name: 'ł'.repeat(40) };
+    for (const statement of createTableSql(long, 'postgres')) {
+      for (const [, name] of statement.matchAll(/(?:INDEX IF NOT EXISTS|CONSTRAINT) "([^"]+)"/g)) {
+        expect(Buffer.byteLength(name as string)).toBeLessThanOrEqual(63);
+        expect(name).toMatch(/_[0-9a-f]{8}_(key|idx|fkey)$/);
+      }
+    }
+  });
+
+  it('writes defaults as literals of the column type, quoted for each database', () => {
+    const odd: CollectionSchema = {
+      name: 't',
+      attributes: [
+        { name: 'id', type: 'uuid', nullable: false },
+        { name: 'label', type: 'string', nullable: false, default: "it's a \\ back'slash" },
+        { name: 'flag', type: 'boolean', nullable: false, default: true },
+        { name: 'price', type: 'decimal', nullable: false, scale: 2, precision: 10, default: '-1.50' },
+        { name: 'at', type: 'date-time', nullable: true, default: '2024-05-01T14:00:00+02:00' },
+        { name: 'day', type: 'date', nullable: true, default: '2024-05-01' },
+      ],
+      indexed: [],
+    };
+    const [sqlite] = createTableSql(odd, 'sqlite');
+    expect(sqlite).toContain(`"label" TEXT NOT NULL DEFAULT 'it''s a \\ back''slash'`);
+    expect(sqlite).toContain('"flag" INTEGER NOT NULL DEFAULT 1 CHECK ("flag" IN (0, 1))');
+    expect(sqlite).toContain('"price" INTEGER NOT NULL DEFAULT -150');
+    expect(sqlite).toContain(`"at" TEXT DEFAULT '2024-05-01T12:00:00.000Z'`);
+    const [postgres] = createTableSql(odd, 'postgres');
+    expect(postgres).toContain('"id" UUID PRIMARY KEY');
+    expect(postgres).toContain('"flag" BOOLEAN NOT NULL DEFAULT TRUE');
+    expect(postgres).toContain('"price" NUMERIC(10, 2) NOT NULL DEFAULT -1.50');
+    expect(postgres).toContain(`"day" DATE DEFAULT '2024-05-01'`);
+    const [mariadb] = createTableSql(odd, 'mariadb');
+    expect(mariadb).toContain('`id` CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL');
+    // MySQL reads a backslash in a string as an escape; a TEXT default is an expression.
+    expect(mariadb).toContain(
+      `\`label\` MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL DEFAULT ('it''s a \\\\ back''slash')`,
+    );
+    expect(mariadb).toContain(`\`at\` DATETIME(3) DEFAULT '2024-05-01 12:00:00.000'`);
+    expect(() =>
+      createTableSql({ ...odd, attributes: [{ name: 'n', type: 'integer', nullable: true, default: 'x' }] }, 'sqlite'),
+    ).toThrow('The default of n is not a integer');
+  });
+
+  it('refuses collections that refer to each other in a cycle; one may refer to itself', () => {
+    const node = (name: string, other: string): CollectionSchema => ({
+      name,
+      attributes: [
+        { name: 'id', type: 'integer', nullable: false },
+        { name: 'otherId', type: 'integer', nullable: true },
+      ],
+      indexed: [],
+      references: [{ field: 'otherId', collection: other, onDelete: 'nullify' }],
+    });
+    expect(() => schemaSql([node('a', 'b'), node('b', 'a')], 'postgres')).toThrow(
+      'Collections refer to each other in a cycle (a → b → a)',
+    );
+    expect(schemaSql([node('a', 'a')], 'postgres')).toContain('REFERENCES "a" ("id") ON DELETE SET NULL');
   });
 });

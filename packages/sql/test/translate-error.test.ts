@@ -1,6 +1,9 @@
 import { type CollectionSchema, ConstraintViolation, StoreUnavailable } from '@resourcery/core/store';
 import { translateError } from '@resourcery/sql';
 import { describe, expect, it } from 'vitest';
+import { StoreCatalog } from '../src/catalog.js';
+import { DIALECTS } from '../src/dialects/index.js';
+import { translateDriverError } from '../src/translate-error.js';
 
 const schema: CollectionSchema = {
   name: 'books',
@@ -68,5 +71,114 @@ describe('translateError', () => {
     expect(translateError(syntax, schema)).toBe(syntax);
     const plain = new TypeError('bug');
     expect(translateError(plain)).toBe(plain);
+  });
+});
+
+describe('unique sets and foreign keys of the declarations', () => {
+  const authors: CollectionSchema = {
+    name: 'authors',
+    attributes: [{ name: 'id', type: 'integer', nullable: false }],
+    indexed: [],
+  };
+  const books: CollectionSchema = {
+    name: 'books',
+    attributes: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'title', type: 'string', nullable: false },
+      { name: 'authorId', type: 'integer', nullable: false },
+    ],
+    indexed: [],
+    unique: [['authorId', 'title']],
+    references: [{ field: 'authorId', collection: 'authors', onDelete: 'restrict' }],
+  };
+  const catalog = new StoreCatalog('app_').add(authors).add(books);
+  const translate = (fields: Record<string, unknown>, schema: CollectionSchema, destroying = false) =>
+    translateDriverError(error(fields), schema, DIALECTS, { catalog, destroying }) as ConstraintViolation;
+
+  it.each([
+    [
+      'PostgreSQL unique set (by constraint name)',
+      {
+        code: '23505',
+        constraint: 'app_books_authorId_title_key',
+        detail: 'Key ("authorId", title)=(1, Dune) already exists.',
+      },
+    ],
+    [
+      'MySQL duplicate of a set',
+      { code: 'ER_DUP_ENTRY', message: "Duplicate entry '1-Dune' for key 'app_books.app_books_authorId_title_key'" },
+    ],
+    [
+      'SQLite unique set (by its columns)',
+      { code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: app_books.authorId, app_books.title' },
+    ],
+  ])('%s names the last field of the set', (_, fields) => {
+    expect(translate(fields, books)).toMatchObject({ kind: 'unique', field: 'title' });
+  });
+
+  it.each([
+    [
+      'PostgreSQL 23503 on insert',
+      {
+        code: '23503',
+        constraint: 'app_books_authorId_fkey',
+        message: 'insert or update on table "app_books" violates foreign key constraint "app_books_authorId_fkey"',
+      },
+    ],
+    [
+      'MySQL 1452',
+      {
+        code: 'ER_NO_REFERENCED_ROW_2',
+        message:
+          'Cannot add or update a child row: a foreign key constraint fails (`test`.`app_books`, CONSTRAINT `app_books_authorId_fkey` FOREIGN KEY (`authorId`) REFERENCES `app_authors` (`id`) ON DELETE RESTRICT)',
+      },
+    ],
+  ])('%s is a foreign_key violation naming the field', (_, fields) => {
+    expect(translate(fields, books)).toMatchObject({ kind: 'foreign_key', field: 'authorId' });
+  });
+
+  it('SQLite does not say which key: the store looks it up (see the store suite)', () => {
+    const failure = translate(
+      { code: 'SQLITE_CONSTRAINT_FOREIGNKEY', message: 'FOREIGN KEY constraint failed' },
+      books,
+    );
+    expect(failure).toMatchObject({ kind: 'foreign_key', field: undefined });
+  });
+
+  it.each([
+    [
+      'PostgreSQL 23503 on delete',
+      {
+        code: '23503',
+        constraint: 'app_books_authorId_fkey',
+        message:
+          'update or delete on table "app_authors" violates foreign key constraint "app_books_authorId_fkey" on table "app_books"',
+      },
+      { collection: 'books', field: 'authorId' },
+    ],
+    [
+      'MySQL 1451',
+      {
+        code: 'ER_ROW_IS_REFERENCED_2',
+        message:
+          'Cannot delete or update a parent row: a foreign key constraint fails (`test`.`app_books`, CONSTRAINT `app_books_authorId_fkey` FOREIGN KEY (`authorId`) REFERENCES `app_authors` (`id`))',
+      },
+      { collection: 'books', field: 'authorId' },
+    ],
+    [
+      'SQLite, while destroying',
+      { code: 'SQLITE_CONSTRAINT_TRIGGER', message: 'FOREIGN KEY constraint failed' },
+      undefined,
+    ],
+  ])('%s is a referenced violation naming the relation when the driver names the key', (_, fields, by) => {
+    const failure = translate(fields, authors, true);
+    expect(failure).toMatchObject({ kind: 'referenced', field: undefined, referencedBy: by });
+    expect(failure.message).not.toMatch(/app_|constraint fails|violates/);
+  });
+
+  it('translateError knows the names schemaSql gives, with the table prefix', () => {
+    const duplicate = error({ code: '23505', constraint: 'app_books_authorId_title_key' });
+    expect(translateError(duplicate, books, { tablePrefix: 'app_' })).toMatchObject({ field: 'title' });
+    expect(translateError(duplicate, books)).toMatchObject({ field: undefined });
   });
 });

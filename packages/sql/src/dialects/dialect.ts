@@ -1,5 +1,5 @@
-import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
-import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder } from 'kysely';
+import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
+import type { DialectAdapter, Kysely, Dialect as KyselyDialect } from 'kysely';
 
 /**
  * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
@@ -39,19 +39,37 @@ export interface DriverError {
   readonly errors?: unknown;
 }
 
-/** What a driver's error says about the constraint a write broke. */
+/**
+ * What a driver's error says about the constraint a write broke. A foreign key error is
+ * `referenced` when the driver tells that a destroyed record is still referred to (the parent
+ * side), `foreign_key` otherwise (SQLite never tells: the store knows from what it was doing).
+ */
 export interface ConstraintFailure {
   readonly kind: ConstraintKind;
   /** Column names the error gives, most telling first: the first that is an attribute is the field. */
   readonly columns: readonly (string | undefined)[];
   /** The constraint or index it names, whose `_`-separated parts may name the field (`books_name_unique`). */
   readonly constraint?: string;
+  /** Every column of the unique key, in its order, when the driver lists them (SQLite). */
+  readonly key?: readonly string[];
 }
 
 /** One index of a table: its name and its key, quoted and ready for SQL (`"name", "id"`). */
 export interface TableIndex {
   readonly name: string;
   readonly key: string;
+  /** Whether no two rows may share the key (a unique set of the schema). */
+  readonly unique?: boolean;
+}
+
+/** One column of an existing table, as the database's catalog describes it. */
+export interface CatalogColumn {
+  readonly name: string;
+  /** The catalog's type name, lowercase (`bigint`, `timestamp with time zone`, `varchar(500)`). */
+  readonly type: string;
+  readonly nullable: boolean;
+  /** Digits after the point of a fixed-point column, when the catalog tells it. */
+  readonly scale?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -85,16 +103,29 @@ export interface SqlDialectSpec {
 
   /** Quotes an identifier, doubling the quote character inside it. */
   quote(identifier: string): string;
-  /** The type and constraints of the `id` column: assigned by the database, increasing, never reused. */
-  readonly idColumnType: string;
+  /**
+   * The type and constraints of the `id` column: an integer assigned by the database, increasing
+   * and never reused, or a uuid the store is given.
+   */
+  idColumnType(type: 'integer' | 'uuid'): string;
   /** The column type of an attribute: binary string collation, booleans as stored, without `NOT NULL`. */
   columnType(attribute: AttributeSchema): string;
+  /** A `CHECK` the column of an attribute needs (SQLite booleans are 0 or 1, MariaDB json is valid), if any. */
+  columnCheck(attribute: AttributeSchema): string | undefined;
+  /** A string as an SQL literal, quoted and escaped for this database. */
+  quoteString(text: string): string;
+  /** The `DEFAULT` of a column from a literal (MySQL wants text defaults in parentheses). */
+  defaultClause(attribute: AttributeSchema, literal: string): string;
+  /** Catalog type names (from {@link describeColumns}) that hold each attribute type. */
+  readonly typeFamilies: Readonly<Record<AttributeType, RegExp>>;
   /** An attribute's column as the first part of an index key, quoted (MySQL indexes long text by prefix). */
   indexColumn(attribute: AttributeSchema): string;
   /** The statements that create a table (columns already written) and its indexes if they are missing. */
   createTable(table: string, columns: readonly string[], indexes: readonly TableIndex[]): string[];
-  /** A query answering the names of a table's columns, none when the table does not exist. */
-  columnsQuery(table: string): RawBuilder<{ name: string }>;
+  /** The columns of a table as the catalog describes them, none when the table does not exist. */
+  describeColumns(db: Db, table: string): Promise<CatalogColumn[]>;
+  /** Statements every connection needs before the store uses it (SQLite: `PRAGMA foreign_keys = ON`). */
+  prepareConnection(db: Db): Promise<void>;
 
   /** Whether INSERT and UPDATE can answer the written row (`RETURNING`); else it is read back. */
   readonly supportsReturning: boolean;
@@ -107,6 +138,18 @@ export interface SqlDialectSpec {
   readonly nullsSortFirst: boolean;
   /** Whether the driver binds JS booleans; when not they are sent as 1 and 0. */
   readonly nativeBooleans: boolean;
+  /**
+   * How a date-time in canonical form (`2024-05-01T12:00:00.000Z`) is sent: as it is, or as the
+   * UTC wall time a zone-less column holds (MySQL `DATETIME`).
+   */
+  dateTimeParameter(canonical: string): string;
+  /**
+   * Whether a driver that answers a `DATE` column as a JS `Date` puts it at local midnight (pg's
+   * default parser), rather than at UTC midnight (mysql2 with `timezone: 'Z'`).
+   */
+  readonly localDriverDates: boolean;
+  /** Whether decimals are stored as integers scaled by 10^scale (SQLite, which has no exact decimal type). */
+  readonly scaledDecimals: boolean;
 
   /** Whether a driver's error (itself, not its causes) says the database cannot serve right now. */
   isUnavailable(error: DriverError): boolean;

@@ -1,6 +1,6 @@
-import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
-import { MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
-import type { ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
+import { type Kysely, MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
+import type { CatalogColumn, ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
 import { firstGroup } from './shared.js';
 
 /**
@@ -39,9 +39,14 @@ const KINDS: Record<string, ConstraintKind> = {
   ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: 'check',
   ER_WARN_DATA_OUT_OF_RANGE: 'check',
   ER_CHECK_CONSTRAINT_VIOLATED: 'check',
-  ER_ROW_IS_REFERENCED_2: 'foreign_key',
+  ER_ROW_IS_REFERENCED: 'referenced',
+  ER_ROW_IS_REFERENCED_2: 'referenced',
+  ER_NO_REFERENCED_ROW: 'foreign_key',
   ER_NO_REFERENCED_ROW_2: 'foreign_key',
 };
+
+/** A uuid column: ASCII compared byte by byte (MariaDB's UUID type sorts in another order). */
+const UUID_COLUMN = 'CHAR(36) CHARACTER SET ascii COLLATE ascii_bin';
 
 async function openMysql(url: string, options: ConnectionOptions): Promise<MysqlPool> {
   const mysql2 = await import('mysql2');
@@ -53,7 +58,45 @@ async function openMysql(url: string, options: ConnectionOptions): Promise<Mysql
     connectTimeout: options.connectTimeoutMs ?? 5000,
     charset: 'utf8mb4',
     enableKeepAlive: true,
+    // DATETIME and DATE as their text, never a Date in the machine's time zone; JSON as text,
+    // parsed by the store (MariaDB's and MySQL's alike).
+    dateStrings: true,
+    timezone: 'Z',
+    jsonStrings: true,
   }) as unknown as MysqlPool;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
+async function describeColumns(db: Kysely<any>, table: string) {
+  const { rows } = await sql<{ name: string; type: string; nullable: string; scale: number | null }>`
+    select column_name as name, data_type as type, is_nullable as nullable, numeric_scale as scale
+    from information_schema.columns where table_schema = database() and table_name = ${table}`.execute(db);
+  return rows.map(
+    (row): CatalogColumn => ({
+      name: row.name,
+      type: String(row.type).toLowerCase(),
+      nullable: row.nullable === 'YES',
+      scale: row.scale === null ? undefined : Number(row.scale),
+    }),
+  );
+}
+
+/**
+ * Tells MySQL from MariaDB, and refuses a pool (of the application's own Kysely instance) that
+ * reads `DATETIME` as a Date in the machine's time zone: date-times would shift with it.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: as above
+async function askServer(db: Kysely<any>): Promise<SqlDialectSpec> {
+  const { rows } = await sql<{ version: string; probe: unknown }>`
+    select version() as version, cast('2000-01-01 00:00:00' as datetime) as probe`.execute(db);
+  const probe = rows[0]?.probe;
+  if (probe instanceof Date && probe.getTime() !== Date.UTC(2000, 0, 1)) {
+    throw new Error(
+      "This mysql2 pool reads DATETIME values in the machine's time zone: create it with " +
+        "`dateStrings: true` (or `timezone: 'Z'`) so that date-times and dates do not shift",
+    );
+  }
+  return /mariadb/i.test(rows[0]?.version ?? '') ? mariadb : mysql;
 }
 
 function quote(identifier: string): string {
@@ -74,13 +117,11 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
     name,
     createKyselyDialect: (url, options) => new MysqlDialect({ pool: () => openMysql(url, options) }),
     recognizes: (adapter) => adapter instanceof MysqlAdapter,
-    async serverDialect(db) {
-      const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
-      return /mariadb/i.test(rows[0]?.version ?? '') ? mariadb : mysql;
-    },
+    serverDialect: askServer,
 
     quote,
-    idColumnType: 'BIGINT NOT NULL AUTO_INCREMENT',
+    quoteString: (text) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
+    idColumnType: (type) => (type === 'uuid' ? `${UUID_COLUMN} NOT NULL` : 'BIGINT NOT NULL AUTO_INCREMENT'),
     columnType(attribute) {
       switch (attribute.type) {
         case 'string': {
@@ -94,8 +135,38 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
           return 'DOUBLE';
         case 'boolean':
           return 'BOOLEAN';
+        case 'date-time':
+          return 'DATETIME(3)'; // the UTC wall time, to the millisecond
+        case 'date':
+          return 'DATE';
+        case 'decimal':
+          return `DECIMAL(${attribute.precision ?? MAX_PRECISION}, ${attribute.scale ?? 0})`;
+        case 'uuid':
+          return UUID_COLUMN;
+        case 'json': // MariaDB's JSON is this; MySQL's would reorder keys
+          return `LONGTEXT CHARACTER SET utf8mb4 COLLATE ${collation}`;
       }
     },
+    columnCheck: (attribute) =>
+      attribute.type === 'json' ? `CHECK (json_valid(${quote(attribute.name)}))` : undefined,
+    // TEXT columns take a default only as an expression (MySQL 8).
+    defaultClause: (attribute, literal) =>
+      (attribute.type === 'string' && isText(attribute)) || attribute.type === 'json'
+        ? `DEFAULT (${literal})`
+        : `DEFAULT ${literal}`,
+    typeFamilies: {
+      integer: /^(tinyint|smallint|mediumint|int|bigint)$/,
+      number: /^(double|float|real|decimal)$/,
+      string: /^(char|varchar|tinytext|text|mediumtext|longtext)$/,
+      boolean: /^(tinyint|bit)$/,
+      'date-time': /^datetime$/,
+      date: /^date$/,
+      decimal: /^decimal$/,
+      uuid: /^(char|varchar|uuid)$/,
+      json: /^(json|longtext|mediumtext|text)$/,
+    },
+    describeColumns,
+    prepareConnection: async () => {},
     indexColumn: (attribute) =>
       attribute.type === 'string' && isText(attribute)
         ? `${quote(attribute.name)}(${PREFIX_CHARS})`
@@ -104,26 +175,32 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
       // No CREATE INDEX IF NOT EXISTS; keys inside CREATE TABLE make one atomic statement.
       const keys = [
         `PRIMARY KEY (${quote('id')})`,
-        ...indexes.map((index) => `KEY ${quote(index.name)} (${index.key})`),
+        ...indexes.map((index) => `${index.unique ? 'UNIQUE ' : ''}KEY ${quote(index.name)} (${index.key})`),
       ];
       return [
         `CREATE TABLE IF NOT EXISTS ${quote(table)} (\n  ${[...columns, ...keys].join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=${collation}`,
       ];
     },
-    columnsQuery: (table) => sql<{ name: string }>`select column_name as name from information_schema.columns
-      where table_schema = database() and table_name = ${table}`,
 
     supportsReturning: false,
     supportsTransactionalDdl: false,
     nullsSortFirst: true,
     nativeBooleans: false,
+    dateTimeParameter: (canonical) => canonical.slice(0, 23).replace('T', ' '),
+    localDriverDates: false, // a pool reading dates in local time is refused by `serverDialect`
+    scaledDecimals: false,
 
     isUnavailable: ({ code, fatal }) => (typeof code === 'string' && UNAVAILABLE.has(code)) || fatal === true,
     constraintFailure(code, { message }) {
       const kind = KINDS[code];
       if (!kind) return undefined;
-      const key = firstGroup(message, /for key '(?:[^'.]+\.)?([^']+)'/);
-      return { kind, columns: [firstGroup(message, /(?:Column|Field|column) '([^']+)'/), key], constraint: key };
+      // "Duplicate entry … for key 'books_isbn_key'"; "… a foreign key constraint fails (`db`.`books`,
+      // CONSTRAINT `books_authorId_fkey` FOREIGN KEY (`authorId`) REFERENCES …".
+      const key =
+        firstGroup(message, /for key '(?:[^'.]+\.)?([^']+)'/) ?? firstGroup(message, /CONSTRAINT `((?:[^`]|``)+)`/);
+      const column =
+        firstGroup(message, /(?:Column|Field|column) '([^']+)'/) ?? firstGroup(message, /FOREIGN KEY \(`([^`]+)`\)/);
+      return { kind, columns: [column, key], constraint: key };
     },
   };
   return dialect;

@@ -1,7 +1,11 @@
-import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
+import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
-import type { ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { firstGroup, standardSql } from './shared.js';
+
+/** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
+const DATE_OID = 1082;
+const keepText = (value: string) => value;
 
 /**
  * SQLSTATEs that say the server cannot serve right now: connection exceptions (08), shutting
@@ -31,6 +35,12 @@ async function openPostgres(url: string, options: ConnectionOptions) {
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // `DATE` stays `YYYY-MM-DD` text, whatever the machine's time zone. Set on this pool only, so
+    // that the application's own pg code keeps pg's global parsers.
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === DATE_OID ? keepText : pg.types.getTypeParser(oid, format as 'text'),
+    },
   });
   // pg emits 'error' when the server drops a connection, on the pool for idle clients and on the
   // client itself when it is checked out; without listeners either would kill the process. The
@@ -53,7 +63,31 @@ function columnType(attribute: AttributeSchema): string {
       return 'DOUBLE PRECISION';
     case 'boolean':
       return 'BOOLEAN';
+    case 'date-time':
+      return 'TIMESTAMPTZ(3)'; // milliseconds, as every store keeps them
+    case 'date':
+      return 'DATE';
+    case 'decimal':
+      return `NUMERIC(${attribute.precision ?? MAX_PRECISION}, ${attribute.scale ?? 0})`;
+    case 'uuid':
+      return 'UUID'; // sorts in byte order: the order of the lowercase text
+    case 'json':
+      return 'JSON'; // keeps the text as written (jsonb would reorder keys)
   }
+}
+
+async function describeColumns(db: Parameters<SqlDialectSpec['describeColumns']>[0], table: string) {
+  const { rows } = await sql<{ name: string; type: string; nullable: string; scale: number | null }>`
+    select column_name as name, data_type as type, is_nullable as nullable, numeric_scale as scale
+    from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db);
+  return rows.map(
+    (row): CatalogColumn => ({
+      name: row.name,
+      type: row.type.toLowerCase(),
+      nullable: row.nullable === 'YES',
+      scale: row.scale === null ? undefined : Number(row.scale),
+    }),
+  );
 }
 
 /**
@@ -71,24 +105,41 @@ export const postgres: SqlDialectSpec = {
   serverDialect: async () => postgres,
 
   ...standardSql,
-  idColumnType: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+  idColumnType: (type) => (type === 'uuid' ? 'UUID PRIMARY KEY' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
   columnType,
-  columnsQuery: (table) => sql<{ name: string }>`select column_name as name from information_schema.columns
-    where table_schema = current_schema() and table_name = ${table}`,
+  columnCheck: () => undefined,
+  defaultClause: (_, literal) => `DEFAULT ${literal}`,
+  typeFamilies: {
+    integer: /^(bigint|integer|smallint)$/,
+    number: /^(double precision|real|numeric)$/,
+    string: /^(text|character varying|character)$/,
+    boolean: /^boolean$/,
+    'date-time': /^timestamp with time zone$/,
+    date: /^date$/,
+    decimal: /^numeric$/,
+    uuid: /^uuid$/,
+    json: /^(json|jsonb|text)$/,
+  },
+  describeColumns,
+  prepareConnection: async () => {},
 
   supportsReturning: true,
   supportsTransactionalDdl: true,
   nullsSortFirst: false, // PostgreSQL puts nulls last ascending
   nativeBooleans: true,
+  dateTimeParameter: (canonical) => canonical, // timestamptz reads the zone
+  localDriverDates: true,
+  scaledDecimals: false,
 
   isUnavailable: ({ code, message }) =>
     (typeof code === 'string' && UNAVAILABLE.test(code)) ||
     (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)),
-  constraintFailure(code, { column, detail, constraint }) {
+  constraintFailure(code, { column, detail, constraint, message }) {
     const kind = KINDS[code];
     if (kind) {
       return {
-        kind,
+        // 23503 on the parent's side: "update or delete on table … violates foreign key constraint".
+        kind: kind === 'foreign_key' && /^update or delete/.test(String(message)) ? 'referenced' : kind,
         columns: [typeof column === 'string' ? column : undefined, firstGroup(detail, /^Key \("?([^",)]+)"?\)=/)],
         constraint: typeof constraint === 'string' ? constraint : undefined,
       };

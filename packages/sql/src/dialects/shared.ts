@@ -23,13 +23,15 @@ export function doubleQuote(identifier: string): string {
  * const postgres: SqlDialectSpec = { ...standardSql, name: 'postgres', idColumnType: 'BIGINT …', … };
  * ```
  */
-export const standardSql: Pick<SqlDialectSpec, 'quote' | 'indexColumn' | 'createTable'> = {
+export const standardSql: Pick<SqlDialectSpec, 'quote' | 'quoteString' | 'indexColumn' | 'createTable'> = {
   quote: doubleQuote,
+  quoteString: (text) => `'${text.replaceAll("'", "''")}'`,
   indexColumn: (attribute) => doubleQuote(attribute.name),
   createTable: (table, columns, indexes) => [
     `CREATE TABLE IF NOT EXISTS ${doubleQuote(table)} (\n  ${columns.join(',\n  ')}\n)`,
     ...indexes.map(
-      (index) => `CREATE INDEX IF NOT EXISTS ${doubleQuote(index.name)} ON ${doubleQuote(table)} (${index.key})`,
+      (index) =>
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${doubleQuote(index.name)} ON ${doubleQuote(table)} (${index.key})`,
     ),
   ],
 };

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
 import { SqliteAdapter, SqliteDialect, sql } from 'kysely';
-import type { ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
 
 /** Locked by another process past the busy timeout, file missing or unwritable, disk full. */
@@ -30,6 +30,7 @@ async function openSqlite(path: string, options: ConnectionOptions) {
   try {
     db.pragma('journal_mode = WAL'); // readers never wait for the writer
     db.pragma('synchronous = FULL'); // a write answered 200 survives a crash of the machine, not only of the process
+    db.pragma('foreign_keys = ON'); // off by default, and per connection
   } catch (error) {
     db.close();
     throw error;
@@ -39,16 +40,32 @@ async function openSqlite(path: string, options: ConnectionOptions) {
 
 function columnType(attribute: AttributeSchema): string {
   switch (attribute.type) {
-    case 'string':
-      return 'TEXT'; // SQLite's default BINARY collation compares UTF-8 bytes: code point order
+    case 'string': // SQLite's default BINARY collation compares UTF-8 bytes: code point order
+    case 'date-time': // fixed-width `YYYY-MM-DDTHH:MM:SS.sssZ`: text order is time order
+    case 'date':
+    case 'uuid': // lowercase
+    case 'json':
+      return 'TEXT';
     case 'integer':
+    case 'boolean': // no boolean type: 0 or 1
+    case 'decimal': // scaled by 10^scale (12.50 is 1250): exact, and sorts numerically
       return 'INTEGER';
     case 'number':
       return 'REAL';
-    case 'boolean': // no boolean type: 0 or 1
-      return `INTEGER CHECK (${doubleQuote(attribute.name)} IN (0, 1))`;
   }
 }
+
+async function describeColumns(db: Parameters<SqlDialectSpec['describeColumns']>[0], table: string) {
+  const { rows } = await sql<{ name: string; type: string; notnull: number; pk: number }>`
+    select name, type, "notnull", pk from pragma_table_info(${table})`.execute(db);
+  return rows.map(
+    (row): CatalogColumn => ({ name: row.name, type: row.type.toLowerCase(), nullable: row.notnull === 0 && !row.pk }),
+  );
+}
+
+/** Declared types by SQLite's affinity rules (https://sqlite.org/datatype3.html#determination_of_column_affinity). */
+const INTEGER_AFFINITY = /int/;
+const TEXT_AFFINITY = /^(?!.*int).*(char|clob|text)/;
 
 /**
  * SQLite through better-sqlite3: a file (WAL journal, synchronous writes) or `:memory:`.
@@ -66,21 +83,48 @@ export const sqlite: SqlDialectSpec = {
 
   ...standardSql,
   // Without AUTOINCREMENT, SQLite reuses the highest id after it is deleted.
-  idColumnType: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+  idColumnType: (type) => (type === 'uuid' ? 'TEXT NOT NULL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'),
   columnType,
-  columnsQuery: (table) => sql<{ name: string }>`select name from pragma_table_info(${table})`,
+  columnCheck: (attribute) =>
+    attribute.type === 'boolean' ? `CHECK (${doubleQuote(attribute.name)} IN (0, 1))` : undefined,
+  defaultClause: (_, literal) => `DEFAULT ${literal}`,
+  typeFamilies: {
+    integer: INTEGER_AFFINITY,
+    number: /^(?!.*(int|char|clob|text)).*(real|floa|doub|num|dec)/,
+    string: TEXT_AFFINITY,
+    boolean: /int|bool/,
+    'date-time': TEXT_AFFINITY,
+    date: TEXT_AFFINITY,
+    decimal: INTEGER_AFFINITY,
+    uuid: TEXT_AFFINITY,
+    json: TEXT_AFFINITY,
+  },
+  describeColumns,
+  // For a Kysely instance the application opened; `openSqlite` sets it on the store's own.
+  prepareConnection: async (db) => {
+    await sql`PRAGMA foreign_keys = ON`.execute(db);
+  },
 
   supportsReturning: true,
   supportsTransactionalDdl: true,
   nullsSortFirst: true,
   nativeBooleans: false, // better-sqlite3 binds no booleans
+  dateTimeParameter: (canonical) => canonical,
+  localDriverDates: false, // never a Date: dates are text
+  scaledDecimals: true,
 
   isUnavailable: ({ code }) => typeof code === 'string' && UNAVAILABLE.test(code),
   constraintFailure(code, { message }) {
-    const kind = KINDS[code] ?? (code.startsWith('SQLITE_CONSTRAINT') ? 'other' : undefined);
+    // An ON DELETE RESTRICT key fails as SQLITE_CONSTRAINT_TRIGGER, with the foreign key's message.
+    const foreignKey = code.startsWith('SQLITE_CONSTRAINT') && /^FOREIGN KEY constraint failed/.test(String(message));
+    const kind = foreignKey
+      ? 'foreign_key'
+      : (KINDS[code] ?? (code.startsWith('SQLITE_CONSTRAINT') ? 'other' : undefined));
     if (!kind) return undefined;
-    // "UNIQUE constraint failed: books.name": a field only when it is the one column named.
-    const columns = firstGroup(message, /constraint failed: (.+)$/)?.split(', ') ?? [];
-    return { kind, columns: columns.length === 1 ? [columns[0]?.replace(/^.*\./, '')] : [] };
+    // "UNIQUE constraint failed: books.name, books.year": the columns of the key, in its order.
+    const columns = (firstGroup(message, /constraint failed: (.+)$/)?.split(', ') ?? []).map((column) =>
+      column.replace(/^.*\./, ''),
+    );
+    return { kind, columns: columns.length === 1 ? columns : [], key: columns };
   },
 };

@@ -75,7 +75,19 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
       return provider.collection(schema);
     },
     async close() {
-      for (const table of tables) await provider.db.schema.dropTable(table).ifExists().execute();
+      // Tables referring to others go first: the latest made, and any left by a refused drop.
+      let left = [...tables].reverse();
+      for (let round = 0; left.length > 0 && round < 5; round++) {
+        const refused: string[] = [];
+        for (const table of left) {
+          await provider.db.schema
+            .dropTable(table)
+            .ifExists()
+            .execute()
+            .catch(() => refused.push(table));
+        }
+        left = refused;
+      }
       await provider.close();
     },
   });

@@ -1,0 +1,113 @@
+import type { CollectionSchema, ForeignKey } from '@resourcery/core/store';
+import { foreignKeyName, uniqueName } from './names.js';
+
+/** A foreign key of another collection that refers to a collection. */
+export interface Reference {
+  /** The referring collection (its schema). */
+  readonly from: CollectionSchema;
+  readonly key: ForeignKey;
+}
+
+/** What the store makes of a named constraint of one of its tables. */
+export interface NamedConstraint {
+  readonly kind: 'unique' | 'foreign_key';
+  /** The field a violation is reported on: the last of a unique set, the foreign key's own. */
+  readonly field: string;
+  /** The collection (schema name) whose table has the constraint. */
+  readonly collection: string;
+}
+
+/**
+ * Sorts schemas so that every referenced collection comes before those referring to it (its
+ * table must exist first), keeping the given order otherwise. A collection may refer to itself.
+ *
+ * @throws Error when collections refer to each other in a cycle, which no order of `CREATE
+ * TABLE` statements can satisfy.
+ * @example
+ * ```ts
+ * referencedFirst([books, authors]).map((schema) => schema.name); // ['authors', 'books']
+ * ```
+ */
+export function referencedFirst(schemas: readonly CollectionSchema[]): CollectionSchema[] {
+  const byName = new Map(schemas.map((schema) => [schema.name, schema]));
+  const sorted: CollectionSchema[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (schema: CollectionSchema, path: readonly string[]) => {
+    const seen = state.get(schema.name);
+    if (seen === 'done') return;
+    if (seen === 'visiting') {
+      throw new Error(`Collections refer to each other in a cycle (${[...path, schema.name].join(' → ')})`);
+    }
+    state.set(schema.name, 'visiting');
+    for (const key of schema.references ?? []) {
+      const target = byName.get(key.collection);
+      if (target && target !== schema) visit(target, [...path, schema.name]);
+    }
+    state.set(schema.name, 'done');
+    sorted.push(schema);
+  };
+  for (const schema of schemas) visit(schema, []);
+  return sorted;
+}
+
+/**
+ * Every collection a store has seen (in `init` and `collection`): the referring collections of a
+ * destroyed record, and the names of every unique set and foreign key of every table, so that a
+ * driver's error naming a constraint tells the field or the relation.
+ *
+ * @example
+ * ```ts
+ * const catalog = new StoreCatalog('api_');
+ * catalog.add(authors).add(books);
+ * catalog.referencesTo('authors'); // [{ from: books, key: { field: 'authorId', … } }]
+ * ```
+ */
+export class StoreCatalog {
+  readonly #schemas = new Map<string, CollectionSchema>();
+  readonly #constraints = new Map<string, NamedConstraint>();
+  #references = new Map<string, Reference[]>();
+  /** Changes whenever a schema is added, so that plans built from the catalog know they are stale. */
+  version = 0;
+
+  constructor(readonly tablePrefix: string) {}
+
+  /** The table of a collection. */
+  table(collection: string): string {
+    return `${this.tablePrefix}${collection}`;
+  }
+
+  /** Learns (or relearns) a collection's schema. */
+  add(schema: CollectionSchema): this {
+    if (this.#schemas.get(schema.name) === schema) return this;
+    this.#schemas.set(schema.name, schema);
+    const table = this.table(schema.name);
+    for (const set of schema.unique ?? []) {
+      const field = set[set.length - 1];
+      if (field) this.#constraints.set(uniqueName(table, set), { kind: 'unique', field, collection: schema.name });
+    }
+    for (const key of schema.references ?? []) {
+      const name = foreignKeyName(table, key.field);
+      this.#constraints.set(name, { kind: 'foreign_key', field: key.field, collection: schema.name });
+    }
+    this.#references = new Map();
+    for (const from of this.#schemas.values()) {
+      for (const key of from.references ?? []) {
+        const list = this.#references.get(key.collection) ?? [];
+        list.push({ from, key });
+        this.#references.set(key.collection, list);
+      }
+    }
+    this.version++;
+    return this;
+  }
+
+  /** The foreign keys of every known collection that refer to `collection`. */
+  referencesTo(collection: string): readonly Reference[] {
+    return this.#references.get(collection) ?? [];
+  }
+
+  /** The constraint of this name on one of the store's tables, if the store made it. */
+  constraint(name: string | undefined): NamedConstraint | undefined {
+    return name === undefined ? undefined : this.#constraints.get(name);
+  }
+}

@@ -1,0 +1,182 @@
+import type { CollectionSchema, Condition, Id, ListQuery, Order } from '@resourcery/core/store';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type OrderByItemBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import type { Reference, StoreCatalog } from './catalog.js';
+import type { SqlDialectSpec } from './dialects/dialect.js';
+import { RowCodec } from './row-mapping.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time, from the declaration
+export type Db = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above
+type Eb = ExpressionBuilder<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above
+type Select = SelectQueryBuilder<any, any, any>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The window column of a per-group list (never selected into records). */
+const RANK = 'resourcery_rank';
+
+/**
+ * Everything about one collection's table that does not change from query to query, worked out
+ * once: the table name, the row codec, the nullable columns, and the paths by which a destroy
+ * may reach records that forbid it. Shared by the collection and its transaction-bound copies.
+ *
+ * @example
+ * ```ts
+ * const plan = new CollectionPlan(schema, postgres, catalog);
+ * const rows = await plan.listSelect(db, query).execute();
+ * ```
+ */
+export class CollectionPlan {
+  readonly table: string;
+  readonly codec: RowCodec;
+  readonly #nullable: ReadonlySet<string>;
+  readonly #fields: ReadonlySet<string>;
+  readonly #uuidIds: boolean;
+  #restrictPaths: { version: number; paths: readonly (readonly Reference[])[] } | undefined;
+
+  constructor(
+    readonly schema: CollectionSchema,
+    readonly dialect: SqlDialectSpec,
+    readonly catalog: StoreCatalog,
+  ) {
+    this.table = catalog.table(schema.name);
+    this.codec = new RowCodec(schema, dialect);
+    this.#nullable = new Set(schema.attributes.filter((a) => a.nullable).map((a) => a.name));
+    this.#fields = new Set(this.codec.columns);
+    this.#uuidIds = schema.attributes[0]?.type === 'uuid';
+  }
+
+  /** Whether `id` can be an id of this collection (else nothing is looked up: a uuid column refuses other text). */
+  validId(id: Id): boolean {
+    return this.#uuidIds ? typeof id === 'string' && UUID.test(id) : Number.isSafeInteger(id);
+  }
+
+  /** A column name checked against the schema, so that nothing else ever reaches the SQL. */
+  column(field: string): string {
+    if (!this.#fields.has(field)) throw new TypeError(`${this.schema.name} has no attribute "${field}"`);
+    return field;
+  }
+
+  matches(eb: Eb, where: readonly Condition[], id?: Id): Expression<SqlBool> {
+    const parts = where.map((condition) => this.#condition(eb, condition));
+    if (id !== undefined) parts.unshift(eb('id', '=', id));
+    if (parts.length === 0) return sql<SqlBool>`1 = 1`;
+    return parts.length === 1 ? (parts[0] as Expression<SqlBool>) : eb.and(parts);
+  }
+
+  /** `field IN (values)`, with `null` among the values meaning `field IS NULL`. */
+  #condition(eb: Eb, { field, values }: Condition): Expression<SqlBool> {
+    const column = this.column(field);
+    const present: unknown[] = [];
+    for (const value of values) if (value !== null) present.push(this.codec.toParameter(column, value));
+    const parts: Expression<SqlBool>[] = [];
+    if (present.length === 1) parts.push(eb(column, '=', present[0]));
+    else if (present.length > 1) parts.push(eb(column, 'in', present));
+    if (present.length < values.length) parts.push(eb(column, 'is', null));
+    if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+    return parts.length === 1 ? (parts[0] as Expression<SqlBool>) : eb.or(parts);
+  }
+
+  /** How one sort key orders: nulls first ascending and last descending, in every database. */
+  #direction(order: Order): 'asc' | 'desc' | ((ob: OrderByItemBuilder) => OrderByItemBuilder) {
+    if (this.dialect.nullsSortFirst || !this.#nullable.has(order.field)) return order.direction;
+    return order.direction === 'asc' ? (ob) => ob.asc().nullsFirst() : (ob) => ob.desc().nullsLast();
+  }
+
+  #filtered(select: Select, where: readonly Condition[]): Select {
+    return where.length === 0 ? select : select.where((eb) => this.matches(eb, where));
+  }
+
+  #ordered(select: Select, order: readonly Order[]): Select {
+    for (const key of order) select = select.orderBy(this.column(key.field), this.#direction(key));
+    return select;
+  }
+
+  /**
+   * The records of a page: `WHERE … ORDER BY … LIMIT … OFFSET …`. With `perGroup`, the first
+   * records of each group are chosen by `ROW_NUMBER() OVER (PARTITION BY field ORDER BY …)` in a
+   * derived table, and the page is taken from them.
+   */
+  listSelect(db: Db, query: ListQuery): Select {
+    const select = query.perGroup
+      ? this.#ranked(db, query).select(this.codec.columns)
+      : this.#filtered(db.selectFrom(this.table).select(this.codec.columns), query.where);
+    return this.#ordered(select, query.order).limit(query.limit).offset(query.offset);
+  }
+
+  /** How many records the query matches, ignoring its page. */
+  countSelect(db: Db, query: ListQuery): Select {
+    const from = query.perGroup ? this.#ranked(db, query) : this.#filtered(db.selectFrom(this.table), query.where);
+    return from.select((eb) => eb.fn.countAll().as('total'));
+  }
+
+  #ranked(db: Db, query: ListQuery): Select {
+    const { field, limit } = query.perGroup as NonNullable<ListQuery['perGroup']>;
+    const ranked = this.#filtered(db.selectFrom(this.table), query.where)
+      .select(this.codec.columns)
+      .select((eb) =>
+        eb.fn
+          .agg<number>('row_number')
+          .over((over) => {
+            let window = over.partitionBy(this.column(field));
+            for (const key of query.order) window = window.orderBy(this.column(key.field), this.#direction(key));
+            return window;
+          })
+          .as(RANK),
+      );
+    return db.selectFrom(ranked.as('ranked')).where(RANK, '<=', limit);
+  }
+
+  /**
+   * The chains of foreign keys by which destroying one of these records reaches records that
+   * forbid it: a `restrict` key referring to it, or one referring to records its `cascade` keys
+   * destroy with it. Each chain ends with the forbidding key.
+   */
+  restrictPaths(): readonly (readonly Reference[])[] {
+    const { catalog } = this;
+    if (this.#restrictPaths?.version === catalog.version) return this.#restrictPaths.paths;
+    const paths: Reference[][] = [];
+    const walk = (collection: string, path: readonly Reference[]) => {
+      for (const reference of catalog.referencesTo(collection)) {
+        const { onDelete } = reference.key;
+        if (onDelete === 'restrict') paths.push([...path, reference]);
+        // A collection already on the path (one referring to itself) is left to the database.
+        else if (onDelete === 'cascade' && !path.some((step) => step.from === reference.from)) {
+          walk(reference.from.name, [...path, reference]);
+        }
+      }
+    };
+    walk(this.schema.name, []);
+    this.#restrictPaths = { version: catalog.version, paths };
+    return paths;
+  }
+
+  /** Whether a record reached by `path` from the record `id` (if it matches `where`) exists. */
+  async reaches(db: Db, path: readonly Reference[], id: Id, where: readonly Condition[]): Promise<boolean> {
+    // The ids at each step: the record itself (when it is in scope), then those referring to them.
+    let ids: Id | Select =
+      where.length === 0
+        ? id
+        : db
+            .selectFrom(this.table)
+            .select('id')
+            .where((eb) => this.matches(eb, where, id));
+    for (const [index, { from, key }] of path.entries()) {
+      const table = this.catalog.table(from.name);
+      const step = db.selectFrom(table).where(key.field, typeof ids === 'object' ? 'in' : '=', ids);
+      if (index === path.length - 1) {
+        return (await step.select(sql`1`.as('found')).limit(1).executeTakeFirst()) !== undefined;
+      }
+      ids = step.select('id');
+    }
+    return false;
+  }
+}

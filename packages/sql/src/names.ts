@@ -1,0 +1,72 @@
+// The names the store gives indexes and constraints: predictable (`<table>_<fields>_<suffix>`,
+// PostgreSQL's own convention), so that an error naming one tells the store which field broke it.
+
+/**
+ * Longest index or constraint name: PostgreSQL keeps 63 bytes, MySQL 64. The same limit
+ * everywhere gives a constraint the same name in every database.
+ */
+const MAX_IDENTIFIER = 63;
+
+/** 32-bit FNV-1a, to keep shortened names unique. */
+function hash(text: string): string {
+  let value = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193);
+  return (value >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * `<table>_<field>[_<field>…]_<suffix>`, shortened with a hash when it would exceed the
+ * identifier limit (and measured in UTF-8 bytes, which is what the databases count).
+ *
+ * @example
+ * ```ts
+ * constraintName('books', ['authorId', 'title'], 'key'); // 'books_authorId_title_key'
+ * ```
+ */
+export function constraintName(table: string, fields: readonly string[], suffix: 'idx' | 'key' | 'fkey'): string {
+  const name = `${table}_${fields.join('_')}_${suffix}`;
+  if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
+  // Keep a prefix of whole code points that fits with `_<hash>_<suffix>`.
+  let kept = '';
+  for (const character of name) {
+    if (Buffer.byteLength(kept + character) > MAX_IDENTIFIER - 10 - suffix.length) break;
+    kept += character;
+  }
+  return `${kept}_${hash(name)}_${suffix}`;
+}
+
+/**
+ * `<table>_<field>_idx`: the index of one field (with the id), shortened when too long.
+ *
+ * @example
+ * ```ts
+ * indexName('books', 'name'); // 'books_name_idx'
+ * ```
+ */
+export function indexName(table: string, field: string): string {
+  return constraintName(table, [field], 'idx');
+}
+
+/**
+ * `<table>_<fields>_key`: the unique index of a set of fields.
+ *
+ * @example
+ * ```ts
+ * uniqueName('books', ['isbn']); // 'books_isbn_key'
+ * ```
+ */
+export function uniqueName(table: string, fields: readonly string[]): string {
+  return constraintName(table, fields, 'key');
+}
+
+/**
+ * `<table>_<field>_fkey`: the foreign key constraint of one field.
+ *
+ * @example
+ * ```ts
+ * foreignKeyName('books', 'authorId'); // 'books_authorId_fkey'
+ * ```
+ */
+export function foreignKeyName(table: string, field: string): string {
+  return constraintName(table, [field], 'fkey');
+}
