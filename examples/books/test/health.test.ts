@@ -81,8 +81,10 @@ describe('health probes', () => {
   }
 
   it('/readyz answers 503 when the store hangs longer than readyTimeoutMs', async () => {
+    const memory = memoryStore();
     const hanging: Store = {
-      collection: (schema) => ({ ...memoryStore().collection(schema), list: () => new Promise(() => {}) }),
+      collection: (schema) => ({ ...memory.collection(schema), list: () => new Promise(() => {}) }),
+      transaction: (work) => memory.transaction(work),
     };
     const app = await serve(hanging, 100);
     try {

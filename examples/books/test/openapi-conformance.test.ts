@@ -95,6 +95,7 @@ function failingStore(error: () => Error): Store {
     throw error();
   };
   return {
+    transaction: fail,
     collection: (schema): Collection => ({
       schema,
       list: fail,

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defineResource, memoryStore, openApiDocument } from '@resourcery/core';
 import { Book, serveHttp } from '@resourcery/testing';
+import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { notes } from '../../../docs/examples/notes-hooks.js';
 import { books as ownedBooks } from '../../../docs/examples/owned-books.js';
+import { library } from '../../../test-support/library-resources.js';
 import { createApp } from '../src/app.js';
 
 // The documents the library serves pass Redocly CLI's lint with its strict ruleset (every rule
@@ -65,6 +67,29 @@ describe('redocly lint (recommended-strict)', () => {
       security: [{ bearer: [] }],
     });
     expect(await lint('customized', document)).toEqual([]);
+  }, 60_000);
+
+  it('finds nothing in the document of related resources and richer types', async () => {
+    class Event {
+      @IsString() @IsIn(['draft', 'final']) state!: string;
+      @IsOptional() @IsObject() data?: Record<string, unknown> | null;
+      @IsOptional() on?: string | null;
+    }
+    const events = defineResource({
+      name: 'event',
+      model: Event,
+      id: 'uuid',
+      types: { on: 'date' },
+      defaults: { state: 'draft' },
+      timestamps: { updatedAt: false },
+    });
+    const document = openApiDocument([...library, events], {
+      title: 'Library',
+      version: '1.0.0',
+      basePath: '/api',
+      license: { name: 'MIT', identifier: 'MIT' },
+    });
+    expect(await lint('library', document)).toEqual([]);
   }, 60_000);
 
   it('finds nothing in the document of a read-only resource', async () => {

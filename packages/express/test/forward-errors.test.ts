@@ -12,6 +12,7 @@ import { call, serve } from './serve.js';
 function uniqueNames(): Store {
   const provider = memoryStore();
   return {
+    transaction: (work) => provider.transaction(work),
     collection(schema) {
       const inner = provider.collection(schema);
       return Object.assign(Object.create(inner) as Collection, {

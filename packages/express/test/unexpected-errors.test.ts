@@ -19,6 +19,7 @@ function faultyStore(): Store {
     if (failure === 'bug') throw new Error('SELECT secret FROM books\n    at query (/srv/app/store.ts:42:7)');
   };
   return {
+    transaction: (work) => provider.transaction(work),
     collection(schema) {
       const inner = provider.collection(schema);
       const guarded =

@@ -13,6 +13,7 @@ let failure: 'none' | 'unique' | 'down' | 'bug' = 'none';
 function faultyStore(): Store {
   const provider = memoryStore();
   return {
+    transaction: (work) => provider.transaction(work),
     collection(schema) {
       const inner = provider.collection(schema);
       return Object.assign(Object.create(inner) as Collection, {

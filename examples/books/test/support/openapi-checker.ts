@@ -146,9 +146,14 @@ export class OpenApiChecker {
         continue;
       }
       const { schema } = parameter;
-      if (schema.type !== 'array' && values.length > 1) problems.push(`query parameter ${parameter.name} is repeated`);
+      // `style: form, explode: false`: one parameter, its items comma-separated (`include=a,b`).
+      const joined = schema.type === 'array' && parameter.explode === false;
+      if ((schema.type !== 'array' || joined) && values.length > 1) {
+        problems.push(`query parameter ${parameter.name} is repeated`);
+      }
+      const items = joined ? (values[0] as string).split(',') : values;
       const value =
-        schema.type === 'array' ? values.map((v) => coerce(schema.items, v)) : coerce(schema, values[0] as string);
+        schema.type === 'array' ? items.map((v) => coerce(schema.items, v)) : coerce(schema, values[0] as string);
       this.validate(schema, value, `query parameter ${parameter.name}`, problems);
     }
     // Rules the parameters' descriptions state in words.

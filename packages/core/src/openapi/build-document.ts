@@ -2,6 +2,7 @@ import { compiledResource } from '../resource/define-resource.js';
 import type { Resource } from '../resource/options.js';
 import { resourcePaths, type SchemaNames } from './operations.js';
 import { problemResponses, problemSchemas } from './problems.js';
+import { conflictingDestroys, describeForeignKeys, foreignKeys, relationsOf, withRelations } from './relations.js';
 import { type JsonSchema, resourceSchemas } from './schemas.js';
 
 /**
@@ -79,7 +80,9 @@ function unique(name: string, taken: Set<string>): string {
  * Builds the OpenAPI 3.1 document of a set of resources from their declarations: per resource a
  * record schema, a create-body and an update-body schema (from the class-validator decorators and
  * the field allow-lists), the enabled operations with their exact statuses, every index
- * parameter, the pagination headers and every problem response. `createApi` serves it at
+ * parameter, the pagination headers and every problem response. A resource with relations gets
+ * `include` on show and index and a schema of the record with what it adds; each relation's
+ * target must be among `resources` (else this throws, as `createApi` does). `createApi` serves it at
  * `<base>/openapi.json`; call this to write it to a file or feed a code generator.
  *
  * @example
@@ -99,30 +102,51 @@ export function openApiDocument(
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: OpenApiDocument['tags'] = [];
 
+  // Names first: a relation refers to its target's record schema.
+  const namesOf = new Map<Resource, SchemaNames>();
+  const relations = relationsOf(resources);
   for (const resource of resources) {
-    const compiled = compiledResource(resource);
     const base = unique(pascal(resource.name), taken);
-    const names: SchemaNames = {
+    namesOf.set(resource, {
       output: base,
       createInput: unique(`${base}CreateInput`, taken),
       updateInput: unique(`${base}UpdateInput`, taken),
-    };
+      ...(relations.get(resource)?.length ? { withRelations: unique(`${base}WithRelations`, taken) } : {}),
+    });
+  }
+  const keys = foreignKeys(relations);
+  const referenced = conflictingDestroys(keys);
+  const recordOf = (resource: Resource) => (namesOf.get(resource) as SchemaNames).output;
+
+  for (const resource of resources) {
+    const compiled = compiledResource(resource);
+    const names = namesOf.get(resource) as SchemaNames;
+    const base = names.output;
+    const related = relations.get(resource) ?? [];
     const built = resourceSchemas(compiled);
+    describeForeignKeys([built.output, built.createInput, built.updateInput], resource, keys);
     schemas[names.output] = { title: base, ...built.output };
     // A body schema only for an action that takes it: no component is left unused.
     if (compiled.enabled.has('create'))
       schemas[names.createInput] = { title: `${base} (create)`, ...built.createInput };
     if (compiled.enabled.has('update'))
       schemas[names.updateInput] = { title: `${base} (update)`, ...built.updateInput };
+    if (names.withRelations && (compiled.enabled.has('show') || compiled.enabled.has('index'))) {
+      schemas[names.withRelations] = {
+        title: `${base} (show, index)`,
+        ...withRelations(compiled, related, names.output, recordOf),
+      };
+    }
 
     const operationId = (action: string) =>
       unique(`${action}${action === 'index' ? pascal(resource.plural) : base}`, operationIds);
-    Object.assign(paths, resourcePaths(compiled, names, operationId));
+    const links = { relations: related, referenced: referenced.has(resource) };
+    Object.assign(paths, resourcePaths(compiled, names, operationId, links));
     tags.push({ name: resource.plural, description: `The ${resource.plural} at \`/${resource.path}\`` });
   }
 
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const { responses, unusedSchemas } = usedProblems(paths);
+  const { responses, unusedSchemas } = usedProblems(paths, schemas);
   for (const name of unusedSchemas) delete schemas[name];
   return {
     openapi: '3.1.1',
@@ -146,7 +170,10 @@ export function openApiDocument(
 }
 
 /** The shared problem responses the operations refer to, and the problem schemas none of those needs. */
-function usedProblems(paths: Record<string, unknown>): {
+function usedProblems(
+  paths: Record<string, unknown>,
+  schemas: Record<string, JsonSchema>,
+): {
   responses: Record<string, JsonSchema>;
   unusedSchemas: string[];
 } {
@@ -158,5 +185,11 @@ function usedProblems(paths: Record<string, unknown>): {
   const unusedSchemas = Object.keys(problemSchemas).filter(
     (name) => !needed.includes(`"#/components/schemas/${name}"`),
   );
+  // A record schema only the record with its relations refers to is still used; one that
+  // nothing refers to (show and index disabled, no create, no update, no relation to it) is not.
+  const used = JSON.stringify({ paths, responses, schemas: Object.values(schemas) });
+  for (const name of Object.keys(schemas)) {
+    if (!(name in problemSchemas) && !used.includes(`"#/components/schemas/${name}"`)) unusedSchemas.push(name);
+  }
   return { responses, unusedSchemas };
 }

@@ -5,9 +5,11 @@ import {
   idParameter,
   ifMatchParameter,
   ifNoneMatchParameter,
+  includeParameter,
   indexParameters,
 } from './parameters.js';
 import { type ProblemResponseName, problemRef } from './problems.js';
+import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
 
 /** The component names given to one resource's schemas. */
@@ -15,6 +17,16 @@ export interface SchemaNames {
   readonly output: string;
   readonly createInput: string;
   readonly updateInput: string;
+  /** The record with its relations, as show and index answer it (resources with relations only). */
+  readonly withRelations?: string;
+}
+
+/** What the document knows of a resource beyond its own declaration. */
+export interface ResourceLinks {
+  /** Its relations, their targets found. */
+  readonly relations: readonly DocumentedRelation[];
+  /** Whether a destroy may be refused with 409 because other records refer to the record. */
+  readonly referenced: boolean;
 }
 
 const JSON_MEDIA_TYPE = 'application/json';
@@ -29,6 +41,7 @@ function problems(...names: ProblemResponseName[]): Record<string, unknown> {
   const statuses: Record<ProblemResponseName, string> = {
     BadRequest: '400',
     NotFound: '404',
+    Conflict: '409',
     PreconditionFailed: '412',
     ContentTooLarge: '413',
     UriTooLong: '414',
@@ -77,18 +90,23 @@ export function resourcePaths(
   compiled: CompiledResource,
   names: SchemaNames,
   operationId: (action: string) => string,
+  links: ResourceLinks = { relations: [], referenced: false },
 ): Record<string, Record<string, unknown>> {
   const { name, plural, path } = compiled.resource;
+  const { relations, referenced } = links;
+  // Show and index add what `include` asks for.
+  const shown = names.withRelations ?? names.output;
+  const include = relations.length > 0 ? [includeParameter(compiled, relations)] : [];
   const tags = [plural];
   const etag = {
     description: `The ${name}'s entity tag: send it back in \`If-None-Match\` (show) or \`If-Match\` (show, update, destroy)`,
     required: true,
     schema: { type: 'string' },
   };
-  const record = (description: string, headers: Record<string, unknown> = {}) => ({
+  const record = (description: string, headers: Record<string, unknown> = {}, schema = names.output) => ({
     description,
     headers: { ...headers, ETag: etag },
-    content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, ref(names.output)) } },
+    content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, ref(schema)) } },
   });
   const notServed =
     'Other methods answer 405 (`method_not_allowed`) with an `Allow` header listing the methods served; `OPTIONS` answers 204 with the same `Allow`. The path is spelled exactly: a trailing slash or another case is 404.';
@@ -102,7 +120,7 @@ export function resourcePaths(
       tags,
       summary: `List ${plural}`,
       description: `A page of ${plural}, filtered and sorted. Pagination travels in headers; the body keeps its shape. A query string over ${compiled.limits.queryLength} characters is 414.`,
-      parameters: [...indexParameters(compiled), collectionIfMatch],
+      parameters: [...indexParameters(compiled, relations), collectionIfMatch],
       responses: {
         [SUCCESS]: {
           description: `The ${plural} of the page (an empty list past the last page)`,
@@ -119,7 +137,7 @@ export function resourcePaths(
             },
           },
           content: {
-            [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: ref(names.output) }) },
+            [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: ref(shown) }) },
           },
         },
         ...problems('BadRequest', 'PreconditionFailed', 'UriTooLong'),
@@ -146,11 +164,11 @@ export function resourcePaths(
       operationId: operationId('show'),
       tags,
       summary: `Show a ${name}`,
-      parameters: [ifNoneMatchParameter, ifMatchParameter],
+      parameters: [...include, ifNoneMatchParameter, ifMatchParameter],
       responses: {
-        [SUCCESS]: record(`The ${name}`),
+        [SUCCESS]: record(`The ${name}`, {}, shown),
         '304': { description: `The client's copy is current (\`If-None-Match\`)`, headers: { ETag: etag } },
-        ...problems('NotFound', 'PreconditionFailed'),
+        ...problems(...(include.length > 0 ? (['BadRequest'] as const) : []), 'NotFound', 'PreconditionFailed'),
       },
     }),
     update: () => ({
@@ -176,11 +194,11 @@ export function resourcePaths(
       operationId: operationId('destroy'),
       tags,
       summary: `Delete a ${name}`,
-      description: `Ids are never reused; deleting again is 404.`,
+      description: `Ids are never reused; deleting again is 404.${referenced ? ` A ${name} that other records still refer to is 409, unless their relation cascades.` : ''}`,
       parameters: [ifMatchParameter],
       responses: {
         [SUCCESS]: { description: `The ${name} was deleted` },
-        ...problems('NotFound', 'PreconditionFailed'),
+        ...problems('NotFound', 'PreconditionFailed', ...(referenced ? (['Conflict'] as const) : [])),
       },
     }),
   };

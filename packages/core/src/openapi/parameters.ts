@@ -1,17 +1,62 @@
 import type { CompiledResource } from '../resource/compile.js';
 import type { AttributeSchema } from '../schema/types.js';
+import type { DocumentedRelation } from './relations.js';
 import { filterValueSchema, type JsonSchema } from './schemas.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The `id` path parameter of the member operations. */
 export function idParameter(compiled: CompiledResource): JsonSchema {
+  const { name } = compiled.resource;
+  if (compiled.attributes.get('id')?.type === 'uuid') {
+    return {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: `The ${name}'s id, a uuid (in any case). Anything else answers 404.`,
+      schema: { type: 'string', format: 'uuid' },
+    };
+  }
   return {
     name: 'id',
     in: 'path',
     required: true,
-    description: `The ${compiled.resource.name}'s id. Anything but a positive integer in plain decimal answers 404.`,
+    description: `The ${name}'s id. Anything but a positive integer in plain decimal answers 404.`,
     schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  };
+}
+
+/**
+ * The `include` parameter of show and index, for a resource with relations: a comma-separated
+ * list of relation names, each at most once.
+ *
+ * @example
+ * ```ts
+ * includeParameter(compiledResource(books), relations.get(books) ?? []);
+ * // { name: 'include', in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { enum: ['author', 'reviews'] } } }
+ * ```
+ */
+export function includeParameter(compiled: CompiledResource, relations: readonly DocumentedRelation[]): JsonSchema {
+  const names = relations.map((relation) => relation.name);
+  const each = relations.map((relation) =>
+    relation.kind === 'belongsTo'
+      ? `\`${relation.name}\` (the ${relation.target.name} or \`null\`)`
+      : `\`${relation.name}\` (${relation.target.plural} ordered by id, at most ${relation.limit})`,
+  );
+  const example = names.slice(0, 2).join(',');
+  return {
+    name: 'include',
+    in: 'query',
+    description: `Relations to add to each ${compiled.resource.name}, comma-separated, each at most once: \`${example}\`. Relations: ${each.join(', ')}. An unknown relation is 400.`,
+    style: 'form',
+    explode: false,
+    schema: {
+      type: 'array',
+      items: { type: 'string', enum: names },
+      minItems: 1,
+      maxItems: Math.min(names.length, compiled.limits.sortKeys),
+      uniqueItems: true,
+    },
   };
 }
 
@@ -60,10 +105,13 @@ export function sortPattern(names: readonly string[], maxKeys: number): string {
  * @example
  * ```ts
  * indexParameters(compiledResource(books)).map((parameter) => parameter.name);
- * // ['filter[id]', 'filter[id][]', 'filter[name]', ..., 'sort', 'page', 'per_page']
+ * // ['filter[id]', 'filter[id][]', 'filter[name]', ..., 'sort', 'page', 'per_page', 'count']
  * ```
  */
-export function indexParameters(compiled: CompiledResource): JsonSchema[] {
+export function indexParameters(
+  compiled: CompiledResource,
+  relations: readonly DocumentedRelation[] = [],
+): JsonSchema[] {
   const { plural } = compiled.resource;
   const { filterable, sortable, defaultSort, perPage, count } = compiled.query;
   const { filterValues, sortKeys } = compiled.limits;
@@ -104,6 +152,7 @@ export function indexParameters(compiled: CompiledResource): JsonSchema[] {
     });
   }
 
+  if (relations.length > 0) parameters.push(includeParameter(compiled, relations));
   parameters.push(
     {
       name: 'page',

@@ -78,6 +78,7 @@ function problemResponse(
 export type ProblemResponseName =
   | 'BadRequest'
   | 'NotFound'
+  | 'Conflict'
   | 'PreconditionFailed'
   | 'ContentTooLarge'
   | 'UriTooLong'
@@ -92,13 +93,20 @@ export type ProblemResponseName =
 export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
   BadRequest: problemResponse(
     400,
-    'The request cannot be understood: an unknown or disallowed attribute in `filter` or `sort`, a filter value of the wrong type, a malformed parameter, `per_page` over the maximum, broken JSON, or a body that is not a JSON object.',
+    'The request cannot be understood: an unknown or disallowed attribute in `filter` or `sort`, a filter value of the wrong type, an unknown relation in `include`, a malformed parameter, `per_page` over the maximum, broken JSON, or a body that is not a JSON object.',
     new BadRequestError('sort: "year" is not an attribute that can be used here (allowed: id, name)', 'invalid_query'),
   ),
   NotFound: problemResponse(
     404,
     'No such record (an id that is not a positive integer never exists), or no such path.',
     new NotFoundError('book 7 does not exist'),
+  ),
+  Conflict: problemResponse(
+    409,
+    'Other records still refer to this one through a relation that does not cascade: destroy or reassign them first. Nothing was deleted.',
+    new HttpError(409, 'conflict', {
+      detail: 'author 3 is still referred to by its books: destroy or reassign them first',
+    }),
   ),
   PreconditionFailed: problemResponse(
     412,
@@ -131,7 +139,7 @@ export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
   ),
   ValidationFailed: problemResponse(
     422,
-    'The body is JSON but some fields are not acceptable; `errors` maps each offending field to its messages. Nothing was stored.',
+    'The body is JSON but some fields are not acceptable (a foreign key naming no record `does not exist`, a unique value `is already taken`); `errors` maps each offending field to its messages. Nothing was stored.',
     new ValidationError({ author: ['is required'] }),
     { schema: VALIDATION_PROBLEM_SCHEMA },
   ),

@@ -1,6 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 import type { CompiledResource } from '../resource/compile.js';
 import type { AttributeSchema } from '../schema/types.js';
+import { type Direction, idSchema, typeSchema } from './value-types.js';
 
 /**
  * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1).
@@ -48,16 +49,8 @@ const REFINEMENTS: Record<string, Refine> = {
   isUrl: (schema) => {
     schema.format = 'uri';
   },
-  isUuid: (schema) => {
-    schema.format = 'uuid';
-  },
-  // ISO 8601 admits more than RFC 3339's date-time (plain dates, week dates), so no `format`.
-  isIso8601: (schema) => {
-    schema.description = 'An ISO 8601 date or date-time';
-  },
-  isDateString: (schema) => {
-    schema.description = 'An ISO 8601 date or date-time';
-  },
+  // `@IsISO8601`, `@IsDateString`, `@IsUUID`, `@IsDecimal` and `@IsObject` give the attribute
+  // its type, which says the rest (see `typeSchema`).
   isIn: (schema, [values]) => {
     if (Array.isArray(values)) schema.enum = [...values];
   },
@@ -81,11 +74,19 @@ const REFINEMENTS: Record<string, Refine> = {
   },
 };
 
+/** Options of {@link valueSchema}. */
+interface ValueOptions {
+  /** Whether the value was checked against the model's limits (false for server-set fields). */
+  readonly constraints: boolean;
+  readonly nullable: boolean;
+  readonly direction: Direction;
+}
+
 /** The value schema of an attribute from its type and decorators; `null` added when nullable. */
 function valueSchema(
   attribute: AttributeSchema,
   constraints: readonly { name: string; constraints: readonly unknown[] }[],
-  options: { constraints: boolean; nullable: boolean },
+  options: ValueOptions,
 ): JsonSchema {
   const schema: JsonSchema = {};
   for (const entry of constraints) REFINEMENTS[entry.name]?.(schema, entry.constraints, attribute);
@@ -106,9 +107,15 @@ function valueSchema(
     schema.minimum ??= Number.MIN_SAFE_INTEGER;
     schema.maximum ??= Number.MAX_SAFE_INTEGER;
   }
+  const { type, pattern, ...shape } = typeSchema(attribute, options.direction);
+  // The type's own pattern holds besides one a decorator gives.
+  if (pattern !== undefined) {
+    if (schema.pattern === undefined) schema.pattern = pattern;
+    else schema.allOf = [...((schema.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+  }
   const nullable = options.nullable && attribute.nullable;
   if (nullable && Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
-  return { type: nullable ? [attribute.type, 'null'] : attribute.type, ...schema };
+  return { type: nullable ? [type, 'null'].flat() : type, ...schema, ...shape };
 }
 
 /** The class-validator constraints of each property of a resource's model. */
@@ -135,9 +142,9 @@ export interface ResourceSchemas {
  * Builds a resource's component schemas from its compiled allow-lists and its model's
  * class-validator decorators: the record as responses show it (the `show` fields, `id` first,
  * every one present, optional ones `null` when unset, with the limits of the bodies for the
- * fields clients write), the create body (the create-writable
- * fields, required unless `@IsOptional`) and the update body (the update-writable fields, none
- * required). Inputs refuse unknown members, as the server does.
+ * fields clients write; `id` and the timestamps read-only), the create body (the create-writable
+ * fields, required unless `@IsOptional` or given a default) and the update body (the
+ * update-writable fields, none required). Inputs refuse unknown members, as the server does.
  *
  * @example
  * ```ts
@@ -153,21 +160,21 @@ export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
   // responses carry the same limits as the bodies (`maxLength`...).
   const validated = new Set([...compiled.create.writable, ...compiled.update.writable]);
 
+  const { createdAt, updatedAt } = compiled.serverValues;
+  const setBy: Record<string, string> = {};
+  if (createdAt) setBy[createdAt] = 'Set by the server when the record is created';
+  if (updatedAt) setBy[updatedAt] = 'Set by the server when the record is created and whenever a change changes it';
+
   const shownProperties: Record<string, JsonSchema> = {};
   for (const name of compiled.shown) {
-    const checked = { constraints: validated.has(name), nullable: true };
+    const checked = { constraints: validated.has(name), nullable: true, direction: 'output' } as const;
     shownProperties[name] =
       name === 'id'
-        ? {
-            type: 'integer',
-            minimum: 1,
-            maximum: Number.MAX_SAFE_INTEGER,
-            readOnly: true,
-            description: 'Assigned by the server',
-          }
+        ? idSchema(compiled.attributes.get('id'))
         : {
             ...valueSchema(attribute(name), constraints.get(name) ?? [], checked),
             ...(readOnly.has(name) ? { readOnly: true } : {}),
+            ...(setBy[name] ? { description: setBy[name] } : {}),
           };
   }
   const output: JsonSchema = { type: 'object', required: [...compiled.shown], properties: shownProperties };
@@ -179,8 +186,11 @@ export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
     const required: string[] = [];
     for (const [name, schema] of compiled.attributes) {
       if (!writable.has(name)) continue;
-      properties[name] = valueSchema(schema, constraints.get(name) ?? [], { constraints: true, nullable: true });
-      if (!partial && !schema.nullable) required.push(name);
+      const options = { constraints: true, nullable: true, direction: 'input' } as const;
+      properties[name] = valueSchema(schema, constraints.get(name) ?? [], options);
+      // A create that leaves out a field with a default gets the default.
+      if (!partial && schema.default !== undefined) properties[name].default = schema.default;
+      if (!partial && !schema.nullable && schema.default === undefined) required.push(name);
     }
     return {
       type: 'object',
@@ -205,5 +215,5 @@ export function filterValueSchema(attribute: AttributeSchema): JsonSchema {
   if (attribute.type === 'integer') {
     return { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
   }
-  return attribute.type === 'string' ? { type: 'string', pattern: STORABLE_STRING } : { type: attribute.type };
+  return attribute.type === 'string' ? { type: 'string', pattern: STORABLE_STRING } : typeSchema(attribute, 'filter');
 }

@@ -105,6 +105,11 @@ export function compile(resource: Resource): CompiledResource {
     unknownFields: limits.unknownFields,
   });
   const relations = options.relations ?? {};
+  for (const name of Object.keys(relations)) {
+    if (attributes.has(name)) {
+      throw new TypeError(`defineResource(${resource.name}): relation "${name}" has the name of a field`);
+    }
+  }
 
   return {
     resource,

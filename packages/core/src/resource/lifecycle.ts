@@ -145,6 +145,8 @@ async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
 /** The work of each action between the before and after hooks. */
 const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralRequest) => Promise<void>> = {
   async index(ctx, request) {
+    // A malformed query is a 400 before any precondition.
+    void ctx.query;
     checkIfMatch(request.headers['if-match'], undefined);
     await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
   },

@@ -19,7 +19,8 @@ import type {
 import type { Relation } from './relations.js';
 
 /** The relations of a resource, by the name `include=` uses. */
-export type Relations = Readonly<Record<string, Relation>>;
+// biome-ignore lint/suspicious/noExplicitAny: relations to models of any type
+export type Relations = Readonly<Record<string, Relation<any>>>;
 
 /** A before or after hook. Throw an `HttpError` to answer with a problem. */
 export type Hook<C = ActionContext> = (ctx: C) => void | Promise<void>;
