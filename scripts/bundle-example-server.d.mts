@@ -1,6 +1,10 @@
 /**
- * Bundles the books example's server (`examples/books/src/<entry>`, default `server.ts`) with the
- * workspace packages from their sources into `node_modules/.cache/<cacheName>`; answers the
- * bundle's path.
+ * Bundles an example's server (`examples/<example>/src/<entry>`: example `books` and entry
+ * `server.ts` by default) with the workspace packages from their sources into
+ * `node_modules/.cache/<cacheName>` (or `outfile`); answers the bundle's path.
  */
-export function bundleExampleServer(cacheName: string, entry?: string): Promise<string>;
+export function bundleExampleServer(
+  cacheName: string,
+  entry?: string,
+  options?: { example?: string; outfile?: string },
+): Promise<string>;

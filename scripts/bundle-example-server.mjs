@@ -1,8 +1,9 @@
-// Bundles the books example's server (examples/books/src/server.ts, or another entry such as
-// server-fetch.ts) with the workspace packages taken from their sources, so that it runs without
-// a build: used by the end-to-end tests (e2e/helpers/) and by the soak test (bench/soak.mjs).
+// Bundles an example's server (examples/books/src/server.ts by default, or another entry such as
+// server-fetch.ts, or another example's) with the workspace packages taken from their sources,
+// so that it runs without a build: used by the end-to-end tests (e2e/helpers/), the library
+// example's start test and the soak test (bench/soak.mjs).
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -16,16 +17,18 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 
 /**
- * Writes the bundle of `examples/books/src/<entry>` into `node_modules/.cache/<cacheName>`, where
- * Node (or Bun, Deno) finds the installed dependencies (express, the drivers...), which stay
- * outside it; answers the bundle's path.
+ * Writes the bundle of `examples/<example>/src/<entry>` (example `books` unless `options.example`
+ * says otherwise) into `node_modules/.cache/<cacheName>` (or to `options.outfile`), where Node
+ * (or Bun, Deno) finds the installed dependencies (express, the drivers...), which stay outside
+ * it; answers the bundle's path.
  */
-export async function bundleExampleServer(cacheName, entry = 'server.ts') {
+export async function bundleExampleServer(cacheName, entry = 'server.ts', options = {}) {
+  const example = options.example ?? 'books';
   const folder = join(root, 'node_modules/.cache', cacheName);
-  mkdirSync(folder, { recursive: true });
-  const outfile = join(folder, `books-${entry.replace(/\.ts$/, '')}-${process.pid}.mjs`);
+  const outfile = options.outfile ?? join(folder, `${example}-${entry.replace(/\.ts$/, '')}-${process.pid}.mjs`);
+  mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    entryPoints: [join(root, 'examples/books/src', entry)],
+    entryPoints: [join(root, 'examples', example, 'src', entry)],
     outfile,
     bundle: true,
     platform: 'node',

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleExampleServer } from '../../../scripts/bundle-example-server.mjs';
 
 // `npm start -w examples/library` runs the built server (`node dist/server.js`). The test bundles
 // src/server.ts with the workspace packages taken from their sources (as e2e/ does for the books
@@ -12,37 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // the bundle) then lands in that folder too, and goes with it.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 const folder = join(root, 'node_modules/.cache', `resourcery-library-${process.pid}-${Date.now()}`);
 const bundle = join(folder, 'dist/server.mjs');
 
 async function bundleServer(): Promise<void> {
-  mkdirSync(folder, { recursive: true });
-  await build({
-    entryPoints: [join(root, 'examples/library/src/server.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'workspace-sources',
-        setup(builder) {
-          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
-            const [, name, entry] = WORKSPACE_IMPORT.exec(path) as RegExpExecArray;
-            const src = join(root, 'packages', name as string, 'src');
-            if (entry === undefined) return { path: join(src, 'index.ts') };
-            const file = join(src, `${entry}.ts`);
-            return { path: existsSync(file) ? file : join(src, entry, 'index.ts') };
-          });
-          // Every other package stays external: Node loads it from the root node_modules.
-          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
-        },
-      },
-    ],
-  });
+  await bundleExampleServer('', 'server.ts', { example: 'library', outfile: bundle });
 }
 
 interface Running {
