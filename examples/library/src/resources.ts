@@ -23,6 +23,7 @@ export const reviews = defineResource({
   name: 'review',
   model: Review,
   timestamps: { updatedAt: false },
+  pagination: 'cursor',
   relations: { book: belongsTo(Book, { foreignKey: 'bookId', onDelete: 'cascade' }) },
 });
 

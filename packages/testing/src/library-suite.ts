@@ -3,10 +3,17 @@ import type { CaseGroup } from './http-cases/group.js';
 import { HttpClient } from './http-client.js';
 import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
 import { foreignKeyCases, uniqueCases } from './library-cases/constraint-cases.js';
+import { cursorCases } from './library-cases/cursor-cases.js';
+import { cursorErrorCases, cursorWritingCases } from './library-cases/cursor-error-cases.js';
 import { dateTimeCases } from './library-cases/date-time-cases.js';
 import { decimalCases } from './library-cases/decimal-cases.js';
 import { destroyCases } from './library-cases/destroy-cases.js';
 import { includeCases, includeLimitCases } from './library-cases/include-cases.js';
+import { operatorCases } from './library-cases/operator-cases.js';
+import { operatorErrorCases } from './library-cases/operator-error-cases.js';
+import { relationFilterCases } from './library-cases/relation-filter-cases.js';
+import { sparseFieldCases } from './library-cases/sparse-field-cases.js';
+import { stringOperatorCases } from './library-cases/string-operator-cases.js';
 import { timestampCases } from './library-cases/timestamp-cases.js';
 import { uuidCases } from './library-cases/uuid-cases.js';
 
@@ -23,6 +30,14 @@ const GROUPS: readonly CaseGroup[] = [
   destroyCases,
   includeCases,
   includeLimitCases,
+  operatorCases,
+  stringOperatorCases,
+  operatorErrorCases,
+  relationFilterCases,
+  sparseFieldCases,
+  cursorCases,
+  cursorErrorCases,
+  cursorWritingCases,
 ];
 
 /**
@@ -40,13 +55,14 @@ if (new Set(libraryCaseNames).size !== libraryCaseNames.length) {
 
 /**
  * Registers the conformance suite of CONTRACT part 3 (several resources: relations, richer
- * types), run over real HTTP with `fetch`: date-times, decimals and uuid ids on the wire,
- * server-set timestamps, unique values, foreign keys, destroy rules and `include=`.
+ * queries, richer types), run over real HTTP with `fetch`: date-times, decimals and uuid ids on
+ * the wire, server-set timestamps, unique values, foreign keys, destroy rules, `include=`,
+ * filter operators (also through a belongs-to relation), sparse `fields=` and cursor pagination.
  *
  * `start` must serve the contract's library under `/api` on an empty store: `author`
  * (`/api/authors`), `book` (`/api/books`) and `review` (`/api/reviews`), declared as in
  * `examples/library` (a unique `isbn`, a 2-place decimal `price`, timestamps, uuid review ids,
- * reviews destroyed with their book). It is called once per group of cases, and the target is
+ * reviews destroyed with their book and paged with cursors). It is called once per group of cases, and the target is
  * closed after the group. The cases rely on nothing but the contract: not on ids starting at
  * 1, not on timing (they compare timestamps, never expect a value), not on a particular store.
  *

@@ -128,7 +128,7 @@ export function compile(resource: Resource): CompiledResource {
       perPage,
       count: options.count ?? true,
       relations: new Set(Object.keys(relations)),
-      fields: new Set(shown.filter((name) => name !== 'id')),
+      fields: new Set(shown),
       operators: operatorsOf(resource.name, filterable, attributes, fields.operators),
       pagination: options.pagination ?? 'page',
     },

@@ -93,7 +93,9 @@ export function decodeCursor(
     new BadRequestError(`after: ${why}; start again from the first page (without after)`, 'invalid_query');
   const [payload = '', signature = '', extra] = raw.split('.');
   const signed = fromBase64Url(signature);
-  if (extra !== undefined || !signed || !sameBytes(signed, hmac(sha256, key, utf8ToBytes(payload)))) {
+  // Re-encoding must give the text sent: atob ignores the unused bits of the last character.
+  const canonical = signed !== undefined && toBase64Url(signed) === signature;
+  if (extra !== undefined || !canonical || !sameBytes(signed, hmac(sha256, key, utf8ToBytes(payload)))) {
     throw refused('the cursor is not one this server made');
   }
   let content: { v?: unknown; q?: unknown; k?: unknown };
