@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bodyCases } from './http-cases/body-cases.js';
 import { conditionalCases } from './http-cases/conditional-cases.js';
 import { encodingCases } from './http-cases/encoding-cases.js';
-import type { CaseGroup } from './http-cases/group.js';
+import { type CaseGroup, registerGroups } from './http-cases/group.js';
 import { hostileCases } from './http-cases/hostile-cases.js';
 import { indexCases } from './http-cases/index-cases.js';
 import { limitCases } from './http-cases/limit-cases.js';
@@ -12,7 +11,6 @@ import { createCases, memberCases } from './http-cases/record-cases.js';
 import { routingCases } from './http-cases/routing-cases.js';
 import { strictnessCases } from './http-cases/strictness-cases.js';
 import { validationCases } from './http-cases/validation-cases.js';
-import { HttpClient } from './http-client.js';
 
 /** A running server under test, as {@link httpConformanceSuite}'s `start` answers it. */
 export interface HttpSuiteTarget {
@@ -80,31 +78,5 @@ export function httpConformanceSuite(
   start: () => Promise<HttpSuiteTarget>,
   options: HttpSuiteOptions = {},
 ): void {
-  const skip = options.skip ?? {};
-  const timeout = options.timeout ?? 30_000;
-  for (const key of Object.keys(skip)) {
-    if (!httpCaseNames.includes(key)) throw new Error(`httpConformanceSuite: skip names no case: "${key}"`);
-  }
-
-  describe(name, () => {
-    for (const entry of GROUPS) {
-      describe(entry.name, () => {
-        let target: HttpSuiteTarget | undefined;
-        let api: HttpClient;
-        let state: unknown;
-        beforeAll(async () => {
-          target = await start();
-          api = new HttpClient(target.baseUrl.replace(/\/+$/, ''));
-          state = await entry.setup(api);
-        }, timeout);
-        afterAll(() => target?.close(), timeout);
-
-        for (const [title, run] of Object.entries(entry.cases)) {
-          const reason = skip[title];
-          if (reason === undefined) it(title, () => run(api, state), timeout);
-          else it.skip(`${title} (skipped: ${reason})`, () => run(api, state));
-        }
-      });
-    }
-  });
+  registerGroups(name, GROUPS, start, options);
 }

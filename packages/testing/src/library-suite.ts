@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { CaseGroup } from './http-cases/group.js';
-import { HttpClient } from './http-client.js';
+import { type CaseGroup, registerGroups } from './http-cases/group.js';
 import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
 import { foreignKeyCases, uniqueCases } from './library-cases/constraint-cases.js';
 import { cursorCases } from './library-cases/cursor-cases.js';
@@ -77,31 +75,5 @@ export function libraryConformanceSuite(
   start: () => Promise<HttpSuiteTarget>,
   options: LibrarySuiteOptions = {},
 ): void {
-  const skip = options.skip ?? {};
-  const timeout = options.timeout ?? 30_000;
-  for (const key of Object.keys(skip)) {
-    if (!libraryCaseNames.includes(key)) throw new Error(`libraryConformanceSuite: skip names no case: "${key}"`);
-  }
-
-  describe(name, () => {
-    for (const entry of GROUPS) {
-      describe(entry.name, () => {
-        let target: HttpSuiteTarget | undefined;
-        let api: HttpClient;
-        let state: unknown;
-        beforeAll(async () => {
-          target = await start();
-          api = new HttpClient(target.baseUrl.replace(/\/+$/, ''));
-          state = await entry.setup(api);
-        }, timeout);
-        afterAll(() => target?.close(), timeout);
-
-        for (const [title, run] of Object.entries(entry.cases)) {
-          const reason = skip[title];
-          if (reason === undefined) it(title, () => run(api, state), timeout);
-          else it.skip(`${title} (skipped: ${reason})`, () => run(api, state));
-        }
-      });
-    }
-  });
+  registerGroups(name, GROUPS, start, options);
 }
