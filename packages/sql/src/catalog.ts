@@ -101,6 +101,11 @@ export class StoreCatalog {
     return this;
   }
 
+  /** The schema of a known collection (relation filters read the columns of another collection). */
+  schema(collection: string): CollectionSchema | undefined {
+    return this.#schemas.get(collection);
+  }
+
   /** The foreign keys of every known collection that refer to `collection`. */
   referencesTo(collection: string): readonly Reference[] {
     return this.#references.get(collection) ?? [];

@@ -1,4 +1,4 @@
-import type { CollectionSchema, Condition, Id, ListQuery, Order } from '@resourcery/core/store';
+import type { CollectionSchema, Condition, Id, ListQuery, Order, StoredRecord } from '@resourcery/core/store';
 import {
   type Expression,
   type ExpressionBuilder,
@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import type { Reference, StoreCatalog } from './catalog.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { FilterSql } from './filter-sql.js';
 import { RowCodec } from './row-mapping.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time, from the declaration
@@ -25,8 +26,9 @@ const RANK = 'resourcery_rank';
 
 /**
  * Everything about one collection's table that does not change from query to query, worked out
- * once: the table name, the row codec, the nullable columns, and the paths by which a destroy
- * may reach records that forbid it. Shared by the collection and its transaction-bound copies.
+ * once: the table name, the row codec, the SQL of its conditions ({@link FilterSql}, which also
+ * reaches the other collections of the store for relation filters), and the paths by which a
+ * destroy may reach records that forbid it. Shared by the collection and its transaction-bound copies.
  *
  * @example
  * ```ts
@@ -37,9 +39,10 @@ const RANK = 'resourcery_rank';
 export class CollectionPlan {
   readonly table: string;
   readonly codec: RowCodec;
-  readonly #nullable: ReadonlySet<string>;
-  readonly #fields: ReadonlySet<string>;
+  readonly filters: FilterSql;
   readonly #uuidIds: boolean;
+  /** The filters of the other collections that relation filters reach, made when first needed. */
+  readonly #related = new Map<CollectionSchema, FilterSql>();
   #restrictPaths: { version: number; paths: readonly (readonly Reference[])[] } | undefined;
 
   constructor(
@@ -49,8 +52,7 @@ export class CollectionPlan {
   ) {
     this.table = catalog.table(schema.name);
     this.codec = new RowCodec(schema, dialect);
-    this.#nullable = new Set(schema.attributes.filter((a) => a.nullable).map((a) => a.name));
-    this.#fields = new Set(this.codec.columns);
+    this.filters = new FilterSql(schema, this.table, this.codec, dialect, (name) => this.#filtersOf(name));
     this.#uuidIds = schema.attributes[0]?.type === 'uuid';
   }
 
@@ -61,33 +63,33 @@ export class CollectionPlan {
 
   /** A column name checked against the schema, so that nothing else ever reaches the SQL. */
   column(field: string): string {
-    if (!this.#fields.has(field)) throw new TypeError(`${this.schema.name} has no attribute "${field}"`);
-    return field;
+    return this.filters.column(field);
   }
 
+  /** The conditions (and the id, when given) as one SQL condition; see {@link FilterSql}. */
   matches(eb: Eb, where: readonly Condition[], id?: Id): Expression<SqlBool> {
-    const parts = where.map((condition) => this.#condition(eb, condition));
-    if (id !== undefined) parts.unshift(eb('id', '=', id));
-    if (parts.length === 0) return sql<SqlBool>`1 = 1`;
-    return parts.length === 1 ? (parts[0] as Expression<SqlBool>) : eb.and(parts);
+    return this.filters.matches(eb, where, id);
   }
 
-  /** `field IN (values)`, with `null` among the values meaning `field IS NULL`. */
-  #condition(eb: Eb, { field, values }: Condition): Expression<SqlBool> {
-    const column = this.column(field);
-    const present: unknown[] = [];
-    for (const value of values) if (value !== null) present.push(this.codec.toParameter(column, value));
-    const parts: Expression<SqlBool>[] = [];
-    if (present.length === 1) parts.push(eb(column, '=', present[0]));
-    else if (present.length > 1) parts.push(eb(column, 'in', present));
-    if (present.length < values.length) parts.push(eb(column, 'is', null));
-    if (parts.length === 0) return sql<SqlBool>`1 = 0`;
-    return parts.length === 1 ? (parts[0] as Expression<SqlBool>) : eb.or(parts);
+  /** The filters of a collection of the store by its name, in its current schema. */
+  #filtersOf(name: string): FilterSql | undefined {
+    if (name === this.schema.name) return this.filters;
+    const schema = this.catalog.schema(name);
+    if (!schema) return undefined;
+    let filters = this.#related.get(schema);
+    if (!filters) {
+      const table = this.catalog.table(name);
+      filters = new FilterSql(schema, table, new RowCodec(schema, this.dialect), this.dialect, (n) =>
+        this.#filtersOf(n),
+      );
+      this.#related.set(schema, filters);
+    }
+    return filters;
   }
 
   /** How one sort key orders: nulls first ascending and last descending, in every database. */
   #direction(order: Order): 'asc' | 'desc' | ((ob: OrderByItemBuilder) => OrderByItemBuilder) {
-    if (this.dialect.nullsSortFirst || !this.#nullable.has(order.field)) return order.direction;
+    if (this.dialect.nullsSortFirst || !this.filters.nullable(order.field)) return order.direction;
     return order.direction === 'asc' ? (ob) => ob.asc().nullsFirst() : (ob) => ob.desc().nullsLast();
   }
 
@@ -100,19 +102,32 @@ export class CollectionPlan {
     return select;
   }
 
-  /**
-   * The records of a page: `WHERE … ORDER BY … LIMIT … OFFSET …`. With `perGroup`, the first
-   * records of each group are chosen by `ROW_NUMBER() OVER (PARTITION BY field ORDER BY …)` in a
-   * derived table, and the page is taken from them.
-   */
-  listSelect(db: Db, query: ListQuery): Select {
-    const select = query.perGroup
-      ? this.#ranked(db, query).select(this.codec.columns)
-      : this.#filtered(db.selectFrom(this.table).select(this.codec.columns), query.where);
-    return this.#ordered(select, query.order).limit(query.limit).offset(query.offset);
+  /** The columns a list selects (every one, or `id` and the `select`ed ones) and how its rows become records. */
+  listColumns(query: ListQuery): {
+    columns: readonly string[];
+    toRecord: (row: Record<string, unknown>) => StoredRecord;
+  } {
+    if (!query.select) return { columns: this.codec.columns, toRecord: (row) => this.codec.toRecord(row) };
+    return this.codec.selected(query.select);
   }
 
-  /** How many records the query matches, ignoring its page. */
+  /**
+   * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
+   * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen by
+   * `ROW_NUMBER() OVER (PARTITION BY field ORDER BY …)` in a derived table, and the page (and
+   * `after`) is taken from them. Only the columns of {@link listColumns} are read.
+   */
+  listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns): Select {
+    let select = query.perGroup
+      ? this.#ranked(db, query).select(columns)
+      : this.#filtered(db.selectFrom(this.table).select(columns), query.where);
+    const { after, order } = query;
+    if (after) select = select.where((eb) => this.filters.after(eb, order, after));
+    select = this.#ordered(select, order).limit(query.limit);
+    return query.offset > 0 ? select.offset(query.offset) : select;
+  }
+
+  /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */
   countSelect(db: Db, query: ListQuery): Select {
     const from = query.perGroup ? this.#ranked(db, query) : this.#filtered(db.selectFrom(this.table), query.where);
     return from.select((eb) => eb.fn.countAll().as('total'));

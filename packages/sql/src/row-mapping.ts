@@ -140,6 +140,29 @@ export class RowCodec {
     return record as StoredRecord;
   }
 
+  /**
+   * The columns of a sparse list (`id`, then the `select`ed attributes once each) and the
+   * reader of its rows, which answers records with exactly those attributes.
+   */
+  selected(select: readonly string[]): { columns: string[]; toRecord: (row: Record<string, unknown>) => StoredRecord } {
+    const positions = [0];
+    for (const field of select) {
+      const index = this.columns.indexOf(field);
+      if (index > 0 && !positions.includes(index)) positions.push(index);
+    }
+    const columns = positions.map((index) => this.columns[index] as string);
+    const readers = positions.map((index) => this.#readers[index] as Reader);
+    const toRecord = (row: Record<string, unknown>) => {
+      const record: Record<string, StoredValue> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const value = row[columns[i] as string];
+        record[columns[i] as string] = value === null || value === undefined ? null : (readers[i] as Reader)(value);
+      }
+      return record as StoredRecord;
+    };
+    return { columns, toRecord };
+  }
+
   /** A value of `field` as a query parameter. */
   toParameter(field: string, value: Scalar): unknown {
     return value === null ? null : (this.#writers.get(field) as Writer)(value);

@@ -46,11 +46,13 @@ export class SqlCollection implements Collection {
   async list(query: ListQuery): Promise<ListResult> {
     const plan = this.#plan;
     return this.#run(async (db) => {
-      const rows = await plan.listSelect(db, query).execute();
-      const records = rows.map((row) => plan.codec.toRecord(row));
+      const { columns, toRecord } = plan.listColumns(query);
+      const rows = await plan.listSelect(db, query, columns).execute();
+      const records = rows.map(toRecord);
       if (!query.count) return { records };
-      // A partial page that is not past the end tells the total without a second query.
-      if (rows.length < query.limit && (rows.length > 0 || query.offset === 0)) {
+      // A partial page that is not past the end tells the total without a second query (not
+      // after a keyset position: the records before it count too).
+      if (!query.after && rows.length < query.limit && (rows.length > 0 || query.offset === 0)) {
         return { records, total: query.offset + rows.length };
       }
       const { total } = await plan.countSelect(db, query).executeTakeFirstOrThrow();

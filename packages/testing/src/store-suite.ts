@@ -5,13 +5,17 @@ import { createCases, idCases } from './store-cases/create-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
 import type { StoreCase, StoreCaseGroup } from './store-cases/fixtures.js';
 import { suiteSchema } from './store-cases/fixtures.js';
+import { keysetCases, keysetTypeCases } from './store-cases/keyset-cases.js';
 import { lifecycleCases } from './store-cases/lifecycle-cases.js';
+import { operatorCases } from './store-cases/operator-cases.js';
 import { orderCases } from './store-cases/order-cases.js';
 import { perGroupCases } from './store-cases/per-group-cases.js';
 import { referenceCases } from './store-cases/reference-cases.js';
+import { selectCases, selectTypeCases } from './store-cases/select-cases.js';
 import { storeTransactionCases } from './store-cases/store-transaction-cases.js';
 import { transactionCases } from './store-cases/transaction-cases.js';
 import { typeCases } from './store-cases/type-cases.js';
+import { relationFilterCases, typedOperatorCases } from './store-cases/typed-operator-cases.js';
 import { defaultCases, uuidCases } from './store-cases/uuid-cases.js';
 import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
@@ -21,8 +25,9 @@ export { type LibraryName, librarySchemas } from './store-cases/library.js';
 /**
  * Every group of the store suite, in the order they run; each case receives fresh, empty
  * collections: one of {@link suiteSchema}, or, for the relational groups (types, uuid ids,
- * defaults, unique, foreign keys, destroy referenced, store transaction, per group), one of each
- * of {@link librarySchemas}. For running single cases outside Vitest's `describe`.
+ * defaults, unique, foreign keys, destroy referenced, store transaction, per group, and the
+ * operators, relation filters, `after` and `select` on types), one of each of
+ * {@link librarySchemas}. For running single cases outside Vitest's `describe`.
  *
  * @example
  * ```ts
@@ -47,6 +52,13 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   referenceCases,
   storeTransactionCases,
   perGroupCases,
+  operatorCases,
+  typedOperatorCases,
+  relationFilterCases,
+  keysetCases,
+  keysetTypeCases,
+  selectCases,
+  selectTypeCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */
@@ -68,8 +80,8 @@ export interface StoreSuiteOptions {
 /**
  * Registers the shared store conformance suite with Vitest: every behaviour of the
  * {@link Collection} interface that the core and the HTTP contract rely on (ids, types, filters,
- * code point order, nulls, paging, counts, partial and concurrent updates, scopes,
- * transactions) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
+ * filter operators, relation filters, code point order, nulls, paging, keyset pages (`after`),
+ * sparse lists (`select`), counts, partial and concurrent updates, scopes, transactions) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
  * defaults; unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
  * transactions; per-group limits). Every case gets fresh collections, each obtained with
  * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced

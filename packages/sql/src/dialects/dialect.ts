@@ -1,5 +1,5 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
-import type { DialectAdapter, Kysely, Dialect as KyselyDialect } from 'kysely';
+import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
 
 /**
  * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
@@ -150,6 +150,13 @@ export interface SqlDialectSpec {
   readonly localDriverDates: boolean;
   /** Whether decimals are stored as integers scaled by 10^scale (SQLite, which has no exact decimal type). */
   readonly scaledDecimals: boolean;
+
+  /**
+   * Whether the string `column` holds `text` somewhere, literally and case-sensitively (`%`, `_`
+   * and `\` match themselves): `instr()` on SQLite, whose LIKE ignores ASCII case, and
+   * `LIKE '%…%' ESCAPE '!'` (the pattern escaped) on the binary-collated columns elsewhere.
+   */
+  contains(column: string, text: string): RawBuilder<SqlBool>;
 
   /** Whether a driver's error (itself, not its causes) says the database cannot serve right now. */
   isUnavailable(error: DriverError): boolean;

@@ -1,7 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { type Kysely, MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
-import { firstGroup } from './shared.js';
+import { firstGroup, likeContains } from './shared.js';
 
 /**
  * Longest VARCHAR that MySQL/MariaDB can index whole together with the id: InnoDB keys hold
@@ -189,6 +189,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
     dateTimeParameter: (canonical) => canonical.slice(0, 23).replace('T', ' '),
     localDriverDates: false, // a pool reading dates in local time is refused by `serverDialect`
     scaledDecimals: false,
+    contains: likeContains,
 
     isUnavailable: ({ code, fatal }) => (typeof code === 'string' && UNAVAILABLE.has(code)) || fatal === true,
     constraintFailure(code, { message }) {

@@ -1,7 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
-import { firstGroup, standardSql } from './shared.js';
+import { firstGroup, likeContains, standardSql } from './shared.js';
 
 /** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
 const DATE_OID = 1082;
@@ -130,6 +130,7 @@ export const postgres: SqlDialectSpec = {
   dateTimeParameter: (canonical) => canonical, // timestamptz reads the zone
   localDriverDates: true,
   scaledDecimals: false,
+  contains: likeContains,
 
   isUnavailable: ({ code, message }) =>
     (typeof code === 'string' && UNAVAILABLE.test(code)) ||

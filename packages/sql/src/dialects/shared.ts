@@ -1,3 +1,4 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { SqlDialectSpec } from './dialect.js';
 
 /**
@@ -47,4 +48,31 @@ export const standardSql: Pick<SqlDialectSpec, 'quote' | 'quoteString' | 'indexC
  */
 export function firstGroup(text: unknown, pattern: RegExp): string | undefined {
   return typeof text === 'string' ? pattern.exec(text)?.[1] : undefined;
+}
+
+/**
+ * `text` as a literal part of a LIKE pattern whose escape character is `!`: `%`, `_` and `!`
+ * itself are escaped, so that they match themselves (a backslash is no escape under an explicit
+ * `ESCAPE`, in PostgreSQL and MySQL alike).
+ *
+ * @example
+ * ```ts
+ * escapeLike('100%_!'); // '100!%!_!!'
+ * ```
+ */
+export function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, '!$&');
+}
+
+/**
+ * `column LIKE '%text%' ESCAPE '!'`: a literal, case-sensitive `contains` on a column of binary
+ * collation (PostgreSQL `"C"`, MySQL and MariaDB no-pad binary).
+ *
+ * @example
+ * ```ts
+ * const dialect: Pick<SqlDialectSpec, 'contains'> = { contains: likeContains };
+ * ```
+ */
+export function likeContains(column: string, text: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} like ${`%${escapeLike(text)}%`} escape '!'`;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
-import { SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
 
@@ -112,6 +112,8 @@ export const sqlite: SqlDialectSpec = {
   dateTimeParameter: (canonical) => canonical,
   localDriverDates: false, // never a Date: dates are text
   scaledDecimals: true,
+  // SQLite's LIKE ignores ASCII case; instr() finds the exact text.
+  contains: (column, text) => sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`,
 
   isUnavailable: ({ code }) => typeof code === 'string' && UNAVAILABLE.test(code),
   constraintFailure(code, { message }) {

@@ -1,4 +1,13 @@
-import type { Collection, CollectionSchema, Condition, Id, Order, Store, StoredRecord } from '@resourcery/core/store';
+import type {
+  Collection,
+  CollectionSchema,
+  Condition,
+  Id,
+  Order,
+  Scalar,
+  Store,
+  StoredRecord,
+} from '@resourcery/core/store';
 
 /**
  * Where a case runs: the store under test and the case's fresh collections, in the order of
@@ -99,6 +108,11 @@ export function ids(records: readonly StoredRecord[]): Id[] {
 /** `field IN (values)`. */
 export function where(field: string, ...values: Condition['values']): Condition {
   return { field, values };
+}
+
+/** `field <operator> operand`, an operator of CONTRACT part 3 (`null` takes `true` or `false`). */
+export function op(field: string, operator: NonNullable<Condition['op']>, operand: Scalar): Condition {
+  return { field, op: operator, values: [operand] };
 }
 
 /** Sort keys from `'author', '-year', 'id'` shorthand. */
