@@ -1,9 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { projects } from './vitest.workspace.js';
 
-// Each package and example is its own Vitest project (Vitest 4 replaced vitest.workspace.ts
-// with `test.projects`); e2e/ holds the process-level tests of the example's server.
+// Each package and example is its own Vitest project (listed in vitest.workspace.ts).
 export default defineConfig({
-  test: {
-    projects: ['packages/*', 'examples/*', 'e2e', 'docs'],
-  },
+  test: { projects },
 });

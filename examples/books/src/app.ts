@@ -13,12 +13,15 @@ export interface AppOptions {
   readyTimeoutMs?: number;
 }
 
+/** The app, and `ready()`: resolves once the store is prepared (connected, tables created), else rejects. */
+export type BooksApp = Express & { ready(): Promise<void> };
+
 /**
  * The books API on an Express app, mounted under `/api`, with two probes for orchestrators and
  * load balancers: `GET /healthz` (liveness: 200 while the process runs) and `GET /readyz`
  * (readiness: 200 when the store answers a cheap query, 503 problem+json when it does not).
  */
-export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 2000 }: AppOptions = {}): Express {
+export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 2000 }: AppOptions = {}): BooksApp {
   const app = express();
   app.disable('x-powered-by');
   if (logRequests) app.use(morgan('tiny'));
@@ -79,5 +82,5 @@ export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 
     const problem = unknownPathResponse(req.path);
     res.status(problem.status).set(problem.headers).end(problem.body);
   });
-  return app;
+  return Object.assign(app, { ready: () => api.api.ready() });
 }

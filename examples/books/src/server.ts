@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { answerClientErrors, deferContinue } from '@resourcery/node';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
+import { databaseHost, exitWith, listenFailure, reasonOf } from './start-up-errors.js';
 import { storeFromUrl } from './store-from-url.js';
 
 /** Unset, books live in a SQLite file inside the example's folder (`data/` is gitignored). */
@@ -13,12 +14,28 @@ function defaultDatabaseUrl(): string {
   return `sqlite:${folder}books.sqlite`;
 }
 
-const port = Number(process.env.PORT ?? 3000);
+const port = Number(process.env.PORT || 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  exitWith(`PORT=${process.env.PORT} is not a port number: use 0 to 65535, e.g. PORT=3001 npm start`);
+}
 const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl();
 /** How long a shutdown waits for requests in flight before giving up with exit code 1. */
 const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
-const store = storeFromUrl(databaseUrl);
+let store: ReturnType<typeof storeFromUrl>;
+try {
+  store = storeFromUrl(databaseUrl);
+} catch (error) {
+  exitWith(reasonOf(error));
+}
 const app = createApp(store, { logRequests: true });
+// Connect (and create the tables) before listening: a database that cannot be reached is said at once.
+try {
+  await app.ready();
+} catch (error) {
+  exitWith(
+    `Cannot reach the database at ${databaseHost(databaseUrl)} (${reasonOf(error)}): check DATABASE_URL, or unset it to use a SQLite file`,
+  );
+}
 
 let shuttingDown = false;
 /** Responses not yet sent: on shutdown they answer with `Connection: close`. */
@@ -35,6 +52,7 @@ answerClientErrors(server);
 // `Expect: 100-continue`: the 100 only once the body is read, so that a 413 or 401 comes at once.
 deferContinue(server);
 
+server.once('error', (error: NodeJS.ErrnoException) => exitWith(listenFailure(error, port)));
 server.listen(port, () => {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;

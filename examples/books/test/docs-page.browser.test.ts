@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { memoryStore } from '@resourcery/core';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -7,7 +8,15 @@ import { createApp } from '../src/app.js';
 
 // The docs page in a real headless Chromium (Debian's `chromium` package). CI installs it
 // (.ci/run) and must run this test; elsewhere a missing browser skips it with one line.
-const CHROMIUM = '/usr/bin/chromium';
+// CHROMIUM_PATH names the browser; else the first of these names found on the PATH.
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ||
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .flatMap((folder) => NAMES.map((name) => join(folder, name)))
+    .find((candidate) => existsSync(candidate)) ||
+  '/usr/bin/chromium';
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -20,11 +29,15 @@ const ARGS = [
 ];
 const available = existsSync(CHROMIUM);
 const required = process.env.CI === 'true';
-if (!available && !required) console.warn(`docs page browser test skipped: no ${CHROMIUM} (apt-get install chromium)`);
+if (!available && !required) {
+  console.warn(`docs page browser test skipped: no ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
 
 if (!available && required) {
   it('has Chromium to test the docs page with (CI=true)', () => {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), or set CHROMIUM_PATH`,
+    );
   });
 }
 

@@ -43,9 +43,17 @@ export function staticFile(body: string, contentType: string): StaticFile {
 
 const files = new Map<string, Promise<StaticFile>>();
 
-/** The directory of the installed swagger-ui-dist package, resolved as Node resolves imports. */
-function swaggerUiDirectory(): string {
-  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/**
+ * The directory of the installed swagger-ui-dist package, resolved as Node resolves imports;
+ * `undefined` when it is not installed (an optional peer dependency). Looked up on every request
+ * of the page until found, so that installing it needs no restart.
+ */
+function swaggerUiDirectory(): string | undefined {
+  try {
+    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -59,7 +67,9 @@ export function docsAsset(name: string): Promise<StaticFile> | undefined {
   if (!contentType) return undefined;
   let file = files.get(name);
   if (!file) {
-    file = readFile(join(swaggerUiDirectory(), name), 'utf8').then((body) => staticFile(body, contentType));
+    const directory = swaggerUiDirectory();
+    if (directory === undefined) return undefined;
+    file = readFile(join(directory, name), 'utf8').then((body) => staticFile(body, contentType));
     // A failed read (package missing) is retried on the next request rather than cached.
     file.catch(() => files.delete(name));
     files.set(name, file);
@@ -71,9 +81,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 
 /**
  * The HTML of the docs page. `prefix` leads from the page's URL to the `docs/` folder:
- * `docs/` when the page is `<base>/docs`, empty when it is `<base>/docs/`.
+ * `docs/` when the page is `<base>/docs`, empty when it is `<base>/docs/`. Without
+ * swagger-ui-dist installed, a short page saying how to install it, and where the document is.
  */
 export function docsPage(title: string, prefix: string): StaticFile {
+  if (swaggerUiDirectory() === undefined) return installPage(title, prefix === '' ? '../openapi.json' : 'openapi.json');
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -87,6 +99,31 @@ export function docsPage(title: string, prefix: string): StaticFile {
 <div id="swagger-ui"></div>
 <script src="${prefix}swagger-ui-bundle.js"></script>
 <script src="${prefix}init.js"></script>
+</body>
+</html>
+`;
+  return staticFile(html, 'text/html; charset=utf-8');
+}
+
+/** The page served instead of Swagger UI while its package is missing: what to do, not a crash. */
+function installPage(title: string, documentUrl: string): StaticFile {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p>This page shows the API's OpenAPI document with Swagger UI, from the <code>swagger-ui-dist</code>
+package, which is not installed. Install it in the server's project, then reload this page:</p>
+<pre>npm install swagger-ui-dist</pre>
+<p><code>swagger-ui-dist</code> depends on <code>@scarf/scarf</code>, which reports installs to its
+authors: to opt out, add <code>"scarfSettings": { "enabled": false }</code> to your
+<code>package.json</code> before installing, or set <code>SCARF_ANALYTICS=false</code>.</p>
+<p>The OpenAPI document itself is served without it: <a href="${documentUrl}">openapi.json</a>.</p>
 </body>
 </html>
 `;

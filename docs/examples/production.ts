@@ -1,0 +1,50 @@
+// The books API set up for production, as docs/deployment.md describes it: one pooled store per
+// process, health and readiness probes, CORS, rate limiting, and the Node server's helpers.
+import { createServer, type Server } from 'node:http';
+import type { Store } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
+import { resourcery } from '@resourcery/express';
+import { answerClientErrors, deferContinue } from '@resourcery/node';
+import { sqlStore } from '@resourcery/sql';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { books } from './book.js';
+
+/** One store per process, shared by every resource: one pool of at most 20 connections. */
+export function openStore(url = process.env.DATABASE_URL ?? 'sqlite::memory:'): Store {
+  return sqlStore(url, { poolSize: 20, connectTimeoutMs: 3000 });
+}
+
+export function productionApp(store: Store): Express {
+  const app = express();
+  const api = resourcery({ resources: [books], store });
+  const probe = store.collection(compiledResource(books).schema);
+
+  app.get('/healthz', (_req, res) => res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await api.api.ready(); // tables created, database reachable
+      await probe.list({ where: [], order: [{ field: 'id', direction: 'asc' }], limit: 1, offset: 0, count: false });
+      res.json({ status: 'ready' });
+    } catch {
+      res
+        .status(503)
+        .type('application/problem+json')
+        .send(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }));
+    }
+  });
+
+  app.use('/api', cors({ origin: ['https://app.example.com'], exposedHeaders: ['ETag', 'Link', 'X-Total-Count'] }));
+  app.set('trust proxy', 1); // behind one load balancer: rate-limit by the client's address, not the balancer's
+  app.use('/api', rateLimit({ windowMs: 60_000, limit: 300, standardHeaders: 'draft-8', legacyHeaders: false }));
+  app.use('/api', api);
+  return app;
+}
+
+export function listen(app: Express, port = 3000): Server {
+  const server = createServer(app);
+  answerClientErrors(server); // requests Node cannot parse: 431, 414, 400 as problem+json, not a bare status line
+  deferContinue(server); // `Expect: 100-continue`: the 100 only when the body is read
+  return server.listen(port);
+}

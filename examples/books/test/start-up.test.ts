@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleExampleServer } from '../../../scripts/bundle-example-server.mjs';
+
+// What a person starting the example's server sees when it cannot start: one line on stderr
+// that says why and what to do, no stack trace, exit code 1.
+
+let bundle: string;
+let taken: Server;
+let takenPort: number;
+
+beforeAll(async () => {
+  bundle = await bundleExampleServer('books-start-up');
+  taken = createServer().listen(0); // as the server listens: every address
+  await once(taken, 'listening');
+  takenPort = (taken.address() as { port: number }).port;
+}, 30_000);
+afterAll(() => taken.close());
+
+/** Runs the server to its exit with `env`; answers its exit code and output. */
+async function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, [bundle], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  return { code, stdout, stderr };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+describe('the example server when it cannot start', () => {
+  it('says in one line that the port is taken and how to pick another', async () => {
+    const { code, stdout, stderr } = await start({ PORT: String(takenPort), DATABASE_URL: 'memory:' });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      `Port ${takenPort} is taken by another program: stop it, or pick another port, e.g. PORT=${takenPort + 1} npm start`,
+    ]);
+  });
+
+  it('names the host of a database it cannot reach, in one line', async () => {
+    const port = await closedPort();
+    const { code, stdout, stderr } = await start({
+      PORT: '0',
+      DATABASE_URL: `postgres://app:secret@127.0.0.1:${port}/books`,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      `Cannot reach the database at 127.0.0.1:${port} (connection refused): check DATABASE_URL, or unset it to use a SQLite file`,
+    ]);
+  });
+
+  it('says which URLs it takes when DATABASE_URL names no store, in one line', async () => {
+    const { code, stderr } = await start({ PORT: '0', DATABASE_URL: 'redis://app:secret@cache/0' });
+    expect(code).toBe(1);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^DATABASE_URL: unsupported store "redis:\/\/app:\*\*\*@cache\/0"/);
+  });
+
+  it('refuses a PORT that is not a port number, in one line', async () => {
+    const { code, stderr } = await start({ PORT: 'http', DATABASE_URL: 'memory:' });
+    expect(code).toBe(1);
+    expect(stderr).toBe('PORT=http is not a port number: use 0 to 65535, e.g. PORT=3001 npm start\n');
+  });
+});
