@@ -1,4 +1,4 @@
-import { ResourceError, resourceClient } from '@resourcery/client';
+import { etagOf, ResourceError, resourceClient } from '@resourcery/client';
 import { memoryStore } from '@resourcery/core';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,69 @@ describe('the books client', () => {
     const { total } = await traced.index({ perPage: 1 });
     expect(total).toBeGreaterThan(0);
     expect(seen[0]?.get('x-trace')).toBe('abc');
+  });
+
+  it('reads the ETag of every record it answers, and revalidates a copy with ifNoneMatch', async () => {
+    const seen: { method: string; status: number; ifNoneMatch: string | null }[] = [];
+    const traced = resourceClient<typeof books>({
+      baseUrl: target.baseUrl,
+      name: 'book',
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const ifNoneMatch = new Headers(init.headers).get('if-none-match');
+        seen.push({ method: String(init.method), status: response.status, ifNoneMatch });
+        return response;
+      },
+    });
+    const created = await traced.create({ name: 'Kindred', author: 'Octavia E. Butler' });
+    expect(etagOf(created)).toMatch(/^"[^"]+"$/);
+    const shown = await traced.show(created.id);
+    expect(etagOf(shown)).toBe(etagOf(created));
+    // Unchanged: a 304 without a body, and the copy given is the answer.
+    expect(await traced.show(created.id, { ifNoneMatch: shown })).toBe(shown);
+    expect(seen.at(-1)).toEqual({ method: 'GET', status: 304, ifNoneMatch: etagOf(shown) });
+    // Changed since: the new version, with its new ETag.
+    const renamed = await traced.update(created.id, { name: 'Kindred (2nd ed.)' });
+    const fresh = await traced.show(created.id, { ifNoneMatch: shown });
+    expect(fresh).toEqual(renamed);
+    expect(fresh).not.toBe(shown);
+    expect(etagOf(fresh)).toBe(etagOf(renamed));
+    expect(etagOf(fresh)).not.toBe(etagOf(shown));
+    // A copy whose version is unknown (from an index) sends no condition.
+    const [listed] = (await traced.index({ filter: { id: created.id } })).records;
+    expect(etagOf(listed as object)).toBeUndefined();
+    expect(await traced.show(created.id, { ifNoneMatch: listed })).toEqual(renamed);
+    expect(seen.at(-1)).toMatchObject({ status: 200, ifNoneMatch: null });
+  });
+
+  it('writes only the version it read with ifMatch: 412 once someone changed the record', async () => {
+    const book = await client.create({ name: 'Parable of the Sower', author: 'Octavia E. Butler' });
+    const updated = await client.update(book.id, { name: 'Parable of the Talents' }, { ifMatch: book });
+    const stale = await failure(client.update(book.id, { name: 'Too late' }, { ifMatch: book }));
+    expect(stale).toMatchObject({ status: 412, code: 'precondition_failed' });
+    expect((await failure(client.destroy(book.id, { ifMatch: book }))).status).toBe(412);
+    expect(await client.show(book.id)).toEqual(updated);
+    // An ETag given as a string, `*` included, works too.
+    await client.update(book.id, { author: 'O. E. Butler' }, { ifMatch: '*' });
+    const current = await client.show(book.id);
+    await client.destroy(book.id, { ifMatch: etagOf(current) });
+    expect((await failure(client.show(book.id))).status).toBe(404);
+  });
+
+  it('refuses a conditional write whose version it does not know, before any request', async () => {
+    const book = await client.create({ name: 'Wild Seed', author: 'Octavia E. Butler' });
+    const [listed] = (await client.index({ filter: { id: book.id } })).records;
+    await expect(client.update(book.id, { name: 'x' }, { ifMatch: listed })).rejects.toThrow(/ifMatch has no ETag/);
+    await expect(client.destroy(book.id, { ifMatch: undefined })).rejects.toThrow(TypeError);
+    expect(await client.show(book.id)).toEqual(book);
+  });
+
+  it('asks the server not to count with count: false', async () => {
+    const counted = await client.index({ perPage: 1 });
+    expect(counted.total).toEqual(expect.any(Number));
+    const uncounted = await client.index({ perPage: 1, count: false });
+    expect(uncounted.total).toBeUndefined();
+    expect(uncounted.records).toEqual(counted.records);
   });
 
   it('rejects with fetch’s own error when there is no server', async () => {

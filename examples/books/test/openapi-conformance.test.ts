@@ -192,6 +192,25 @@ it('answers the documented 431 on every operation when the server uses answerCli
   }
 });
 
+it('answers operators and sparse fields as documented, and the 400 of an unknown field on show', async () => {
+  const target = await serveHttp(createApp(memoryStore()));
+  try {
+    const json = { 'content-type': 'application/json' };
+    const body = JSON.stringify({ name: 'Dune', author: 'Frank Herbert' });
+    const { book } = await (await fetch(`${target.baseUrl}/books`, { method: 'POST', headers: json, body })).json();
+    expect(await (await fetch(`${target.baseUrl}/books/${book.id}?fields=name`)).json()).toEqual({
+      book: { id: book.id, name: 'Dune' },
+    });
+    expect((await fetch(`${target.baseUrl}/books/${book.id}?fields=nope`)).status).toBe(400);
+    const query = 'filter[name][prefix]=Du&filter[id][gte]=1&filter[author][ne]=X&fields=author&sort=-name';
+    const listed = await (await fetch(`${target.baseUrl}/books?${query}`)).json();
+    expect(listed).toEqual({ books: [{ id: book.id, author: 'Frank Herbert' }] });
+    expect((await fetch(`${target.baseUrl}/books?filter[name][lt]=A`)).status).toBe(200);
+  } finally {
+    await target.close();
+  }
+});
+
 it('saw every status the document declares, on every operation', () => {
   const missing: string[] = [];
   for (const [path, item] of Object.entries(document.paths)) {

@@ -69,7 +69,7 @@ describe('redocly lint (recommended-strict)', () => {
     expect(await lint('customized', document)).toEqual([]);
   }, 60_000);
 
-  it('finds nothing in the document of related resources and richer types', async () => {
+  it('finds nothing in the document of related resources, richer types and the query language', async () => {
     class Event {
       @IsString() @IsIn(['draft', 'final']) state!: string;
       @IsOptional() @IsObject() data?: Record<string, unknown> | null;
@@ -82,6 +82,9 @@ describe('redocly lint (recommended-strict)', () => {
       types: { on: 'date' },
       defaults: { state: 'draft' },
       timestamps: { updatedAt: false },
+      // Cursor pagination (`after`) and declared operators, besides the library's defaults.
+      pagination: 'cursor',
+      fields: { operators: { state: ['prefix'], on: ['gte', 'lt', 'null'] } },
     });
     const document = openApiDocument([...library, events], {
       title: 'Library',
@@ -89,6 +92,14 @@ describe('redocly lint (recommended-strict)', () => {
       basePath: '/api',
       license: { name: 'MIT', identifier: 'MIT' },
     });
+    type Operation = { get: { parameters: { name: string }[] } };
+    const parameters = (path: string) =>
+      (document.paths[path] as Operation).get.parameters.map((parameter) => parameter.name);
+    expect(parameters('/books')).toEqual(
+      expect.arrayContaining(['filter[year][gte]', 'filter[title][prefix]', 'filter[author.country][null]', 'fields']),
+    );
+    expect(parameters('/events')).toEqual(expect.arrayContaining(['filter[on][gte]', 'after', 'per_page', 'count']));
+    expect(parameters('/events')).not.toContain('page');
     expect(await lint('library', document)).toEqual([]);
   }, 60_000);
 

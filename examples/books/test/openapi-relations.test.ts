@@ -1,6 +1,6 @@
-import { memoryStore, type OpenApiDocument } from '@resourcery/core';
+import { defineResource, memoryStore, type OpenApiDocument } from '@resourcery/core';
 import { createListener } from '@resourcery/node';
-import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
+import { Book, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { library } from '../../../test-support/library-resources.js';
 import { type Exchange, OpenApiChecker } from './support/openapi-checker.js';
@@ -15,7 +15,10 @@ let target: HttpSuiteTarget;
 let checker: OpenApiChecker;
 
 beforeAll(async () => {
-  target = await serveHttp(createListener({ resources: [...library], store: memoryStore(), basePath: '/api' }));
+  // `notes` pages with cursors (`after`), whatever the library's resources do.
+  const notes = defineResource({ name: 'note', model: Book, pagination: 'cursor' });
+  const resources = [...library, notes];
+  target = await serveHttp(createListener({ resources, store: memoryStore(), basePath: '/api' }));
   const document: OpenApiDocument = await (await fetch(`${target.baseUrl}/openapi.json`)).json();
   checker = new OpenApiChecker(document);
 });
@@ -31,7 +34,7 @@ async function send(
   path: string,
   body?: unknown,
   refused?: number,
-): Promise<{ status: number; body: Json }> {
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const init = {
     method,
     headers: (body === undefined ? {} : { 'content-type': 'application/json' }) as Record<string, string>,
@@ -56,7 +59,7 @@ async function send(
     expect([400, 405, 415, 422], `${what}, but the document admits it`).not.toContain(response.status);
   if (verdict.request === 'invalid')
     expect(response.status, `${what}, but the document rejects it`).toBeGreaterThanOrEqual(400);
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
 
 describe('the document of related resources matches the server', () => {
@@ -85,7 +88,8 @@ describe('the document of related resources matches the server', () => {
 
   it('for include on show and index, and the relational errors', async () => {
     const author = (await send('POST', '/authors', { name: 'Banks' })).body.author;
-    const book = (await send('POST', '/books', { title: 'Excession', authorId: author.id, isbn: '978-1000000' })).body.book;
+    const book = (await send('POST', '/books', { title: 'Excession', authorId: author.id, isbn: '978-1000000' })).body
+      .book;
     await send('POST', '/reviews', { bookId: book.id, rating: 3 });
     const shown = await send('GET', `/books/${book.id}?include=author,reviews`);
     expect(shown.body.book.author.id).toBe(author.id);
@@ -99,5 +103,38 @@ describe('the document of related resources matches the server', () => {
     const taken = await send('POST', '/books', { title: 'Z', authorId: author.id, isbn: '978-1000000' }, 422);
     expect(taken.body.errors).toEqual({ isbn: ['is already taken'] });
     await send('DELETE', `/authors/${author.id}`, undefined, 409);
+  });
+
+  it('for operators, filters through a belongs-to, sparse fields and pages walked by their links', async () => {
+    const uk = (await send('POST', '/authors', { name: 'Pratchett', country: 'UK' })).body.author;
+    const anon = (await send('POST', '/authors', { name: 'Anon' })).body.author;
+    const made: Json[] = [];
+    for (const [i, year] of [1983, 1987, 1992, null].entries()) {
+      const authorId = i % 2 ? anon.id : uk.id;
+      made.push((await send('POST', '/books', { title: `The Book ${i}`, authorId, year })).body.book);
+    }
+    const pick = (book: Json, ...fields: string[]) => Object.fromEntries(['id', ...fields].map((f) => [f, book[f]]));
+    const ranged = await send('GET', '/books?filter[year][gte]=1984&filter[year][lt]=2000&fields=title,year');
+    expect(ranged.body.books).toEqual([pick(made[2], 'title', 'year'), pick(made[1], 'title', 'year')]);
+    const unknown = await send('GET', `/books?filter[year][null]=true&filter[authorId]=${anon.id}&include=author`);
+    expect(unknown.body.books).toEqual([{ ...made[3], author: anon }]);
+    const british = await send('GET', '/books?filter[author.country]=UK&filter[author.name][contains]=chett&sort=year');
+    expect(british.body.books.map((book: Json) => book.id)).toEqual([made[0].id, made[2].id]);
+    await send('GET', `/books/${made[0].id}?fields=title&include=author`);
+    for (const query of ['filter[year][prefix]=19', 'filter[author.country][gt][]=A', 'fields=nope']) {
+      expect((await send('GET', `/books?${query}`)).status, query).toBe(400);
+    }
+    for (let rating = 1; rating <= 5; rating++) await send('POST', '/reviews', { bookId: made[0].id, rating });
+    for (let i = 0; i < 3; i++) await send('POST', '/notes', { name: `Note ${i}`, author: 'Me' });
+    for (const path of [`/reviews?filter[bookId]=${made[0].id}&per_page=2&sort=rating`, '/notes?per_page=1']) {
+      const seen: unknown[] = [];
+      for (let next: string | undefined = path; next !== undefined; ) {
+        const page = await send('GET', next);
+        seen.push(...page.body[next.slice(1).split('?')[0] as string].map((record: Json) => record.id));
+        next = /<\/api([^>]*)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+      }
+      expect(new Set(seen).size, path).toBe(seen.length);
+      expect(seen.length, path).toBeGreaterThanOrEqual(3);
+    }
   });
 });

@@ -1,7 +1,39 @@
 // Public entry of @resourcery/client: a typed fetch client for Resourcery resources. No runtime
 // dependency: the types are read from the resource declaration with `import type`.
+export type {
+  EachMethod,
+  IdOfResource,
+  IncludedValue,
+  IncludeOption,
+  IndexMethod,
+  RelationName,
+  RelationsOf,
+  ResourceIndexParams,
+  ShowMethod,
+  WithIncluded,
+} from './include.js';
 export { indexQueryString, parseLinks } from './query-string.js';
-export { type ClientOptions, pluralize, type ResourceClient, resourceClient } from './resource-client.js';
+export type {
+  Comparisons,
+  FieldFilter,
+  FieldsName,
+  FieldsOption,
+  FilterOperators,
+  ModelFilter,
+  RelatedFilter,
+  ResourceFilter,
+  TextOperators,
+  WithFields,
+} from './query-types.js';
+export {
+  type ClientOptions,
+  etagOf,
+  pluralize,
+  type ResourceClient,
+  resourceClient,
+  type ShowOptions,
+  type WriteOptions,
+} from './resource-client.js';
 export { PROBLEM_CODES, type Problem, type ProblemCode, ResourceError } from './resource-error.js';
 export type {
   CallOptions,
@@ -12,8 +44,10 @@ export type {
   FilterValue,
   IndexParams,
   IndexResult,
+  InputKey,
   ModelOf,
   PageRelation,
+  RecordId,
   ResourceLike,
   ResourceType,
   SortKey,

@@ -11,6 +11,21 @@ describe('indexQueryString', () => {
     );
     expect(indexQueryString({ sort: ['name', '-id'] })).toBe('sort=name,-id');
     expect(indexQueryString()).toBe('');
+    expect(indexQueryString({ perPage: 5, count: false })).toBe('per_page=5&count=false');
+    expect(indexQueryString({ count: true })).toBe('count=true');
+  });
+
+  it('writes operators, filters through a relation, fields and a cursor', () => {
+    const filter = { year: { gte: 2000, lt: 2010 }, title: { prefix: 'The' }, country: { null: true } };
+    expect(
+      indexQueryString({ filter: { ...filter, 'author.country': 'UK' }, fields: ['title', 'year'], after: 'a.b' }),
+    ).toBe(
+      'filter[year][gte]=2000&filter[year][lt]=2010&filter[title][prefix]=The&filter[country][null]=true&filter[author.country]=UK&fields=title,year&after=a.b',
+    );
+    expect(indexQueryString({ filter: { year: { gte: undefined } }, fields: [] })).toBe('');
+    expect(() => indexQueryString({ filter: { year: { gte: null } } })).toThrow(
+      /filter.year.gte: null cannot be filtered on/,
+    );
   });
 
   it('percent-encodes values, quotes and all', () => {

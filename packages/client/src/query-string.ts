@@ -6,6 +6,13 @@ export interface RawIndexParams {
   sort?: string | readonly string[];
   page?: number;
   perPage?: number;
+  count?: boolean;
+  /** Relation names, sent as `include=a,b`. */
+  include?: readonly string[];
+  /** Field names, sent as `fields=a,b`. */
+  fields?: readonly string[];
+  /** A cursor, sent as `after`. */
+  after?: string;
 }
 
 function encodeValue(field: string, value: unknown): string {
@@ -14,34 +21,51 @@ function encodeValue(field: string, value: unknown): string {
   throw new TypeError(`filter.${field}: ${String(value)} cannot be filtered on (use a string, a number or a boolean)`);
 }
 
+/** The `filter[...]` pairs of one field: a value, a list (any of) or operators (`{ gte: 2000 }`). */
+function filterPairs(field: string, value: unknown): string[] {
+  const key = `filter[${encodeURIComponent(field)}]`;
+  if (Array.isArray(value)) {
+    // "Any of nothing" matches nothing, but no filter at all would match everything: say so.
+    if (value.length === 0) {
+      throw new RangeError(`filter.${field} is an empty list; leave the filter out, or give at least one value`);
+    }
+    return value.map((item) => `${key}[]=${encodeValue(field, item)}`);
+  }
+  if (typeof value !== 'object' || value === null) return [`${key}=${encodeValue(field, value)}`];
+  return Object.entries(value)
+    .filter(([, operand]) => operand !== undefined)
+    .map(([op, operand]) => `${key}[${encodeURIComponent(op)}]=${encodeValue(`${field}.${op}`, operand)}`);
+}
+
 /**
  * Serializes index parameters the way the server reads them: `filter[a]=v` for one value,
- * `filter[a][]=v` repeated for several, `sort=a,-b`, `page`, `per_page`. Brackets and commas stay
+ * `filter[a][]=v` repeated for several, `filter[a][op]=v` per operator, `sort=a,-b`, `page`,
+ * `per_page`, `count`, `include=a,b`, `fields=a,b`, `after`. Brackets, dots and commas stay
  * readable; values are percent-encoded.
  *
  * @example
  * ```ts
- * indexQueryString({ filter: { author: ['A', 'B'] }, sort: ['-name'], page: 2, perPage: 20 });
- * // 'filter[author][]=A&filter[author][]=B&sort=-name&page=2&per_page=20'
+ * indexQueryString({ filter: { author: ['A', 'B'], year: { gte: 2000 } }, sort: ['-name'], page: 2 });
+ * // 'filter[author][]=A&filter[author][]=B&filter[year][gte]=2000&sort=-name&page=2'
  * ```
  */
 export function indexQueryString(params: RawIndexParams = {}): string {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(params.filter ?? {})) {
-    if (value === undefined) continue;
-    const key = `filter[${encodeURIComponent(field)}]`;
-    if (Array.isArray(value)) {
-      // "Any of nothing" matches nothing, but no filter at all would match everything: say so.
-      if (value.length === 0) {
-        throw new RangeError(`filter.${field} is an empty list; leave the filter out, or give at least one value`);
-      }
-      for (const item of value) parts.push(`${key}[]=${encodeValue(field, item)}`);
-    } else parts.push(`${key}=${encodeValue(field, value)}`);
+    if (value !== undefined) parts.push(...filterPairs(field, value));
   }
   const sort = typeof params.sort === 'string' ? [params.sort] : (params.sort ?? []);
   if (sort.length > 0) parts.push(`sort=${sort.map(encodeURIComponent).join(',')}`);
   if (params.page !== undefined) parts.push(`page=${params.page}`);
   if (params.perPage !== undefined) parts.push(`per_page=${params.perPage}`);
+  if (params.count !== undefined) parts.push(`count=${params.count}`);
+  if (params.include !== undefined && params.include.length > 0) {
+    parts.push(`include=${params.include.map(encodeURIComponent).join(',')}`);
+  }
+  if (params.fields !== undefined && params.fields.length > 0) {
+    parts.push(`fields=${params.fields.map(encodeURIComponent).join(',')}`);
+  }
+  if (params.after !== undefined) parts.push(`after=${encodeURIComponent(params.after)}`);
   return parts.join('&');
 }
 
@@ -96,4 +120,10 @@ export function pageOf(link: string | undefined): number | undefined {
   // Any base will do: only the query string is read.
   const page = Number(new URL(link, 'http://localhost').searchParams.get('page'));
   return Number.isSafeInteger(page) && page > 0 ? page : undefined;
+}
+
+/** The `after` cursor a link carries, when it carries one (cursor pagination). */
+export function cursorOf(link: string | undefined): string | undefined {
+  if (link === undefined) return undefined;
+  return new URL(link, 'http://localhost').searchParams.get('after') ?? undefined;
 }

@@ -1,16 +1,9 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
-import { indexQueryString, pageOf, parseLinks, type RawIndexParams } from './query-string.js';
+import type { EachMethod, IdOfResource, IndexMethod, ShowMethod } from './include.js';
+import { eachRecord, indexResult } from './paging.js';
+import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
-import type {
-  CallOptions,
-  ClientRecord,
-  CreateInput,
-  IndexParams,
-  IndexResult,
-  ModelOf,
-  ResourceLike,
-  UpdateInput,
-} from './types.js';
+import type { CallOptions, ClientRecord, CreateInput, ModelOf, ResourceLike, UpdateInput } from './types.js';
 
 /**
  * Options of {@link resourceClient}. `name` must be the resource's declared name; `plural` is
@@ -36,6 +29,56 @@ export type ClientOptions<R extends ResourceLike> = {
 } & (string extends R['plural'] ? { plural?: string } : { plural: R['plural'] });
 
 /**
+ * Options of a `show`: `ifNoneMatch` is a copy of the record you hold (from `show`, `create` or
+ * `update`); its ETag goes in `If-None-Match`, and when the record has not changed since (a
+ * `304 Not Modified`) `show` answers that same copy, without a body to download.
+ *
+ * @example
+ * ```ts
+ * const book = await books.show(7, { ifNoneMatch: cached }); // `cached` itself when unchanged
+ * ```
+ */
+export interface ShowOptions<T = object> extends CallOptions {
+  ifNoneMatch?: T;
+}
+
+/**
+ * Options of an `update` or a `destroy`: `ifMatch` (a record from `show`, `create` or `update`,
+ * or an ETag) sends `If-Match`, so that the write happens only if the record still has that
+ * version; else a {@link ResourceError} 412 `precondition_failed`: someone changed it since you
+ * read it. A record whose ETag is not known (one of an index) throws a `TypeError` rather than
+ * write unchecked.
+ *
+ * @example
+ * ```ts
+ * await books.update(book.id, { name: 'Dune Messiah' }, { ifMatch: book });
+ * ```
+ */
+export interface WriteOptions<T = object> extends CallOptions {
+  ifMatch?: T | string;
+}
+
+/** The ETag of each record `show`, `create` and `update` answered, for {@link etagOf}. */
+const etags = new WeakMap<object, string>();
+
+/**
+ * The ETag the server sent with a record that `show`, `create` or `update` answered (the
+ * record's version), for `ifMatch` and `ifNoneMatch`; `undefined` for records of an index, which
+ * carry none, and for objects the client did not answer.
+ *
+ * @example
+ * ```ts
+ * const book = await books.show(7);
+ * localStorage.setItem('book-7-etag', etagOf(book) ?? '');
+ * ```
+ */
+export function etagOf(record: object): string | undefined {
+  return etags.get(record);
+}
+
+const tagOf = (record: unknown) => (typeof record === 'object' && record !== null ? etags.get(record) : undefined);
+
+/**
  * The five actions of one resource over HTTP; every failure throws a {@link ResourceError}.
  *
  * @example
@@ -49,14 +92,15 @@ export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf
   /** The collection's URL, e.g. `http://localhost:3000/api/books`. */
   readonly url: string;
   /** One page of records, with the pagination from the headers. */
-  index(params?: IndexParams<ModelOf<R>>, options?: CallOptions): Promise<IndexResult<T>>;
+  index: IndexMethod<R, T>;
   /** Every record matching `params`, page after page (following `next`), as they arrive. */
-  each(params?: IndexParams<ModelOf<R>>, options?: CallOptions): AsyncIterable<T>;
-  show(id: number, options?: CallOptions): Promise<T>;
+  each: EachMethod<R, T>;
+  /** The record; with `ifNoneMatch`, that copy itself when the record has not changed (304). */
+  show: ShowMethod<R, T, ShowOptions<T>>;
   create(values: CreateInput<ModelOf<R>>, options?: CallOptions): Promise<T>;
   /** Changes only the fields given; answers the whole record after the change. */
-  update(id: number, changes: UpdateInput<ModelOf<R>>, options?: CallOptions): Promise<T>;
-  destroy(id: number, options?: CallOptions): Promise<void>;
+  update(id: IdOfResource<R>, changes: UpdateInput<ModelOf<R>>, options?: WriteOptions<T>): Promise<T>;
+  destroy(id: IdOfResource<R>, options?: WriteOptions<T>): Promise<void>;
 }
 
 /**
@@ -102,10 +146,16 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
   async function request(
     action: ClientAction,
     target: string,
-    call: CallOptions = {},
+    call: CallOptions & { ifMatch?: unknown; ifNoneMatch?: unknown } = {},
     body?: unknown,
   ): Promise<Response> {
     const spec = CLIENT_ACTIONS[action];
+    const ifMatch = typeof call.ifMatch === 'string' ? call.ifMatch : tagOf(call.ifMatch);
+    // Asked for a conditional write without a known version: refuse rather than write unchecked.
+    if (Object.hasOwn(call, 'ifMatch') && ifMatch === undefined) {
+      throw new TypeError(`${action}: ifMatch has no ETag; pass a record from show, create or update, or an ETag`);
+    }
+    const ifNoneMatch = tagOf(call.ifNoneMatch);
     const shared = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(shared);
     new Headers(call.headers).forEach((value, key) => {
@@ -113,9 +163,12 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     });
     if (!headers.has('accept')) headers.set('accept', 'application/json, application/problem+json');
     if (body !== undefined) headers.set('content-type', 'application/json');
+    if (ifMatch !== undefined) headers.set('if-match', ifMatch);
+    if (ifNoneMatch !== undefined) headers.set('if-none-match', ifNoneMatch);
     const init: RequestInit = { method: spec.method, headers, signal: call.signal };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await send(target, init);
+    if (response.status === 304 && ifNoneMatch !== undefined) return response;
     if (!response.ok) throw await ResourceError.fromResponse(response);
     // A success without content (destroy's 204) has no body to read: release the connection.
     if (spec.status === 204) await response.body?.cancel();
@@ -131,9 +184,15 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
   }
 
   /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
-  const urlOf = (action: ClientAction, id?: number) =>
+  const urlOf = (action: ClientAction, id?: unknown) =>
     CLIENT_ACTIONS[action].target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : url;
-  const record = async (response: Response) => (await member(response, name)) as T;
+  /** The record of a member answer (typed as the call's signature says), its ETag kept for {@link etagOf}. */
+  const record = async <V = T>(response: Response) => {
+    const value = (await member(response, name)) as V;
+    const etag = response.headers.get('etag');
+    if (etag !== null && typeof value === 'object' && value !== null) etags.set(value, etag);
+    return value;
+  };
 
   const client: ResourceClient<R, T> = {
     url,
@@ -143,27 +202,18 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
       const response = await request('index', target, call);
       const records = await member(response, plural);
       if (!Array.isArray(records)) throw ResourceError.unexpected(response, `"${plural}" is not a list`);
-      const links = parseLinks(response.headers.get('link'), response.url || target);
-      const total = response.headers.get('x-total-count');
-      return {
-        records: records as T[],
-        total: total === null ? undefined : Number(total),
-        next: pageOf(links.next),
-        prev: pageOf(links.prev),
-        last: pageOf(links.last),
-        links,
-      };
+      // As the signature says: T with what `include` adds and `fields` keeps.
+      return indexResult(records as never[], response, target);
     },
-    async *each(params, call) {
-      let page: number | undefined = params?.page ?? 1;
-      while (page !== undefined) {
-        const result: IndexResult<T> = await client.index({ ...params, page }, call);
-        yield* result.records;
-        page = result.next;
-      }
+    each(params, call) {
+      return eachRecord((page: typeof params) => client.index(page, call), params ?? {}) as never;
     },
     async show(id, call) {
-      return record(await request('show', urlOf('show', id), call));
+      const query = indexQueryString({ include: call?.include, fields: call?.fields });
+      const response = await request('show', query ? `${urlOf('show', id)}?${query}` : urlOf('show', id), call);
+      if (response.status !== 304) return record(response);
+      await response.body?.cancel();
+      return call?.ifNoneMatch as never; // not modified: the copy the caller holds is current
     },
     async create(values, call) {
       return record(await request('create', urlOf('create'), call, values));

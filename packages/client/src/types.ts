@@ -1,3 +1,5 @@
+import type { ModelFilter } from './query-types.js';
+
 /**
  * What the client needs of a resource's type: its model and its names. Every `Resource` made by
  * `defineResource` of `@resourcery/core` fits, so the client is typed by `typeof books` without
@@ -76,28 +78,78 @@ export type FieldName<M> = DataKey<M> | 'id';
  * ```
  */
 export type ClientRecord<M> = Simplify<
-  { id: number } & { [K in DataKey<M>]-?: undefined extends M[K] ? Exclude<M[K], undefined> | null : M[K] }
+  { id: RecordId<M> } & {
+    [K in Exclude<DataKey<M>, 'id'>]-?: undefined extends M[K]
+      ? Unmarked<Exclude<M[K], undefined>> | null
+      : Unmarked<M[K]>;
+  }
 >;
 
+/** Symbol keys of a value type beyond those of its primitive: a brand's. */
+type BrandKey<T> = Exclude<Extract<keyof T, symbol>, keyof string | keyof number | keyof boolean>;
+
 /**
- * The body of a create: the model's fields, optional ones optional. The server assigns `id`.
+ * Whether a model field's type is marked `ServerSet<...>` (the core's brand, an optional `true`
+ * under a symbol of its own): the server sets it, clients only read it.
+ */
+type IsServerSet<T> = [BrandKey<NonNullable<T>>] extends [never]
+  ? false
+  : NonNullable<T>[BrandKey<NonNullable<T>>] extends true | undefined
+    ? true
+    : false;
+
+/** A field's type without the `ServerSet` mark: what the JSON holds. */
+type Unmarked<T> =
+  IsServerSet<T> extends true
+    ?
+        | (NonNullable<T> extends string ? string : NonNullable<T> extends number ? number : NonNullable<T>)
+        | Extract<T, null>
+    : T;
+
+/**
+ * The id of a model's records: what the model declares for `id` (`id!: ServerSet<string>` for
+ * uuids), else a number.
+ *
+ * @example
+ * ```ts
+ * type A = RecordId<Book>; // number
+ * type B = RecordId<Review>; // string (Review declares `@IsUUID() id!: ServerSet<string>`)
+ * ```
+ */
+export type RecordId<M> = 'id' extends keyof M ? Unmarked<M['id' & keyof M]> : number;
+
+/**
+ * The fields a client may send: the model's data fields but `id` and those marked `ServerSet`.
+ *
+ * @example
+ * ```ts
+ * type K = InputKey<Review>; // 'bookId' | 'rating' | 'body' (not 'id', not 'createdAt')
+ * ```
+ */
+export type InputKey<M> = {
+  [K in DataKey<M>]-?: K extends 'id' ? never : IsServerSet<M[K]> extends true ? never : K;
+}[DataKey<M>];
+
+/**
+ * The body of a create: the model's fields, optional ones optional. The server assigns `id` and
+ * the fields marked `ServerSet` (timestamps).
  *
  * @example
  * ```ts
  * const input: CreateInput<Book> = { name: 'Dune', author: 'Frank Herbert' };
  * ```
  */
-export type CreateInput<M> = Simplify<Pick<M, DataKey<M>>>;
+export type CreateInput<M> = Simplify<Pick<M, InputKey<M>>>;
 
 /**
- * The body of an update: any of the model's fields; those not sent keep their values.
+ * The body of an update: any of the fields a create takes; those not sent keep their values.
  *
  * @example
  * ```ts
  * const changes: UpdateInput<Book> = { name: 'Dune Messiah' };
  * ```
  */
-export type UpdateInput<M> = Simplify<Partial<Pick<M, DataKey<M>>>>;
+export type UpdateInput<M> = Simplify<Partial<Pick<M, InputKey<M>>>>;
 
 /**
  * A value a field can be filtered on (`null` cannot be).
@@ -108,9 +160,9 @@ export type UpdateInput<M> = Simplify<Partial<Pick<M, DataKey<M>>>>;
  * ```
  */
 export type FilterValue<M, K extends FieldName<M>> = K extends 'id'
-  ? number
+  ? RecordId<M>
   : K extends keyof M
-    ? Extract<NonNullable<M[K]>, string | number | boolean>
+    ? Extract<NonNullable<Unmarked<M[K]>>, string | number | boolean>
     : never;
 
 /**
@@ -124,21 +176,25 @@ export type FilterValue<M, K extends FieldName<M>> = K extends 'id'
 export type SortKey<M> = FieldName<M> | `-${FieldName<M>}`;
 
 /**
- * The parameters of an index: one value per field is equality, a list is "any of"; several
- * fields combine with AND.
+ * The parameters of an index: per field a value is equality, a list "any of", an object
+ * operators (`{ gte: 2000, lt: 2010 }`); several fields combine with AND.
  *
  * @example
  * ```ts
- * const params: IndexParams<Book> = { filter: { author: ['A', 'B'] }, sort: ['-name'], page: 2, perPage: 20 };
+ * const params: IndexParams<Book> = { filter: { author: ['A', 'B'], year: { gte: 2000 } }, sort: ['-name'], page: 2 };
  * ```
  */
 export interface IndexParams<M> {
-  filter?: { [K in FieldName<M>]?: FilterValue<M, K> | readonly FilterValue<M, K>[] };
+  filter?: ModelFilter<M>;
   sort?: SortKey<M> | readonly SortKey<M>[];
   /** From 1. */
   page?: number;
   /** Sent as `per_page`; the server's default applies when absent. */
   perPage?: number;
+  /** `false`: the server skips counting (`total` is `undefined`); `true`: counts where the resource does not by default. */
+  count?: boolean;
+  /** Cursor pagination: the page after this cursor (a result's `nextCursor`); without it, the first page. */
+  after?: string;
 }
 
 /**
@@ -171,6 +227,8 @@ export interface IndexResult<T> {
   prev: number | undefined;
   /** The number of the last page, when the server knows it. */
   last: number | undefined;
+  /** Cursor pagination: the `after` of the next page, `undefined` on the last one. */
+  nextCursor: string | undefined;
   /** The `Link` header's targets by relation, as absolute URLs. */
   links: Partial<Record<PageRelation, string>>;
 }

@@ -5,12 +5,15 @@ import { IsInt, IsOptional, IsString } from 'class-validator';
 import { describe, expectTypeOf, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
 import {
+  etagOf,
   type IndexResult,
   PROBLEM_CODES,
   type ProblemCode,
   ResourceError,
   type ResourceType,
   resourceClient,
+  type ShowOptions,
+  type WriteOptions,
 } from '../src/index.js';
 
 // Checked by the compiler only (Vitest's typecheck and `tsc`): every `@ts-expect-error` below is
@@ -34,10 +37,12 @@ type BookRecord = { id: number; name: string; author: string; year: number | nul
 
 describe('records and inputs come from the model', () => {
   it('types records with id, every field, optional ones nullable, no methods', () => {
-    expectTypeOf(client.show).returns.resolves.toEqualTypeOf<BookRecord>();
+    // Called: show, index and each are generic in `include` and `fields`.
+    expectTypeOf(client.show(1)).resolves.toEqualTypeOf<BookRecord>();
+    expectTypeOf<Awaited<ReturnType<typeof client.show>>>().toEqualTypeOf<BookRecord>();
     expectTypeOf(client.create).returns.resolves.toEqualTypeOf<BookRecord>();
     expectTypeOf(client.update).returns.resolves.toEqualTypeOf<BookRecord>();
-    expectTypeOf(client.index).returns.resolves.toEqualTypeOf<IndexResult<BookRecord>>();
+    expectTypeOf(client.index()).resolves.toEqualTypeOf<IndexResult<BookRecord>>();
     expectTypeOf(client.destroy).returns.resolves.toBeVoid();
   });
 
@@ -98,7 +103,7 @@ describe('the options check the declaration', () => {
   it('works from a hand-written resource type, without the server code', () => {
     type Notes = ResourceType<{ text: string; pinned?: boolean }, 'note'>;
     const notes = resourceClient<Notes>({ baseUrl: '/api', name: 'note' });
-    expectTypeOf(notes.show).returns.resolves.toEqualTypeOf<{ id: number; text: string; pinned: boolean | null }>();
+    expectTypeOf(notes.show(1)).resolves.toEqualTypeOf<{ id: number; text: string; pinned: boolean | null }>();
     // @ts-expect-error: not a field of the note
     notes.index({ filter: { title: 'x' } });
   });
@@ -114,4 +119,21 @@ it('knows the problem codes and actions of the server, as types', () => {
   expectTypeOf<keyof typeof CLIENT_ACTIONS>().toEqualTypeOf<ActionName>();
   expectTypeOf<'uri_too_long'>().toExtend<ProblemCode>();
   expectTypeOf<ResourceError['code']>().toEqualTypeOf<ProblemCode>();
+});
+
+it('takes a record of the resource, or an ETag, as a condition, and a boolean count', () => {
+  const held = {} as BookRecord;
+  const showOptions: ShowOptions<BookRecord> = { ifNoneMatch: held };
+  const writeOptions: WriteOptions<BookRecord> = { ifMatch: held };
+  expectTypeOf(client.show(1, showOptions)).resolves.toEqualTypeOf<BookRecord>();
+  expectTypeOf(client.update(1, {}, writeOptions)).resolves.toEqualTypeOf<BookRecord>();
+  expectTypeOf(etagOf(held)).toEqualTypeOf<string | undefined>();
+  client.destroy(1, { ifMatch: '*' });
+  client.index({ count: false });
+  // @ts-expect-error: not a record of this resource
+  client.show(1, { ifNoneMatch: { id: 1 } });
+  // @ts-expect-error: If-None-Match takes the copy held, not a tag
+  client.show(1, { ifNoneMatch: '"abc"' });
+  // @ts-expect-error: count is a boolean
+  client.index({ count: 'false' });
 });

@@ -76,6 +76,27 @@ describe('the OpenAPI checker', () => {
     expect(await request('PUT', '/books/1')).toBe('invalid');
   });
 
+  it('reads operators and fields, and takes records as whole unless fields narrows them', async () => {
+    const checker = new OpenApiChecker(served);
+    const request = async (path: string) => checker.check(await send('GET', path)).request;
+    expect(await request('/books?filter[name][gte]=A&filter[id][lt]=9&filter[author][prefix]=F')).toBe('valid');
+    for (const query of [
+      'filter[name][like]=A',
+      'filter[id][prefix]=1',
+      'filter[name][gt][]=A',
+      'fields=nope',
+      'after=x',
+    ]) {
+      expect(await request(`/books?${query}`), query).toBe('invalid');
+    }
+    expect(await request('/books/1?fields=year')).toBe('invalid');
+    const sparse = await send('GET', '/books/1?fields=name');
+    expect(checker.check(sparse)).toMatchObject({ request: 'valid', responseProblems: [] });
+    // The same body answering a request without `fields` lacks a field of the whole record.
+    const unasked = checker.check({ ...sparse, url: new URL(`${target.baseUrl}/books/1`) });
+    expect(unasked.responseProblems).toEqual([expect.stringMatching(/must have required property 'author'/)]);
+  });
+
   it('notices an undeclared status', async () => {
     const checker = edited((document) => {
       delete document.paths['/books'].post.responses['422'];

@@ -83,7 +83,8 @@ describe('openApiDocument', () => {
     expect(statuses('/books', 'get')).toEqual(['200', '400', '412', '414', '431', '500', '503', 'default']);
     const create = ['200', '400', '412', '413', '415', '422', '431', '500', '503', 'default'];
     expect(statuses('/books', 'post')).toEqual(create);
-    expect(statuses('/books/{id}', 'get')).toEqual(['200', '304', '404', '412', '431', '500', '503', 'default']);
+    // 400: `fields` may name an unknown field.
+    expect(statuses('/books/{id}', 'get')).toEqual(['200', '304', '400', '404', '412', '431', '500', '503', 'default']);
     const update = ['200', '400', '404', '412', '413', '415', '422', '431', '500', '503', 'default'];
     expect(statuses('/books/{id}', 'patch')).toEqual(update);
     expect(statuses('/books/{id}', 'delete')).toEqual(['204', '404', '412', '431', '500', '503', 'default']);
@@ -96,7 +97,7 @@ describe('openApiDocument', () => {
     }
     const names = (path: string, method: string) =>
       operation(document, path, method).parameters.map((parameter: { name: string }) => parameter.name);
-    expect(names('/books/{id}', 'get')).toEqual(['If-None-Match', 'If-Match']);
+    expect(names('/books/{id}', 'get')).toEqual(['fields', 'If-None-Match', 'If-Match']);
     expect(names('/books', 'post')).toEqual(['If-Match']);
     expect(names('/books', 'get')).toContain('If-Match');
     expect(operation(document, '/books/{id}', 'patch').parameters[0].name).toBe('If-Match');
@@ -141,18 +142,21 @@ describe('openApiDocument', () => {
       (parameter: { in: string }) => parameter.in === 'query',
     );
     const byName = Object.fromEntries(parameters.map((parameter: { name: string }) => [parameter.name, parameter]));
+    const range = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'];
     expect(Object.keys(byName)).toEqual([
-      'filter[status]',
-      'filter[status][]',
-      'filter[rating]',
-      'filter[rating][]',
-      'filter[pinned]',
-      'filter[pinned][]',
-      'sort',
-      'page',
-      'per_page',
-      'count',
+      ...[
+        'filter[status]',
+        'filter[status][]',
+        ...[...range, 'prefix', 'contains'].map((op) => `filter[status][${op}]`),
+      ],
+      ...['filter[rating]', 'filter[rating][]', ...range.map((op) => `filter[rating][${op}]`)],
+      ...['filter[pinned]', 'filter[pinned][]', 'filter[pinned][eq]', 'filter[pinned][ne]'],
+      ...['sort', 'fields', 'page', 'per_page', 'count'],
     ]);
+    expect(byName['filter[rating][gte]'].schema).toEqual(byName['filter[rating]'].schema);
+    expect(byName['filter[status][prefix]'].description).toContain('literal, case-sensitive');
+    expect(byName.fields).toMatchObject({ style: 'form', explode: false });
+    expect(byName.fields.schema).toMatchObject({ items: { enum: ['id', 'title', 'status', 'slug', 'priority'] } });
     expect(byName['filter[rating]'].schema).toEqual({ type: 'integer', minimum: -(2 ** 53 - 1), maximum: 2 ** 53 - 1 });
     expect(byName['filter[rating][]']).toMatchObject({ style: 'form', explode: true });
     expect(byName['filter[rating][]'].schema).toMatchObject({ type: 'array', items: { type: 'integer' }, minItems: 1 });

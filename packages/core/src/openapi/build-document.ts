@@ -2,6 +2,7 @@ import { compiledResource } from '../resource/define-resource.js';
 import type { Resource } from '../resource/options.js';
 import { resourcePaths, type SchemaNames } from './operations.js';
 import { problemResponses, problemSchemas } from './problems.js';
+import { sparseRecord } from './query-parameters.js';
 import { conflictingDestroys, describeForeignKeys, foreignKeys, relationsOf, withRelations } from './relations.js';
 import { type JsonSchema, resourceSchemas } from './schemas.js';
 
@@ -112,6 +113,7 @@ export function openApiDocument(
       createInput: unique(`${base}CreateInput`, taken),
       updateInput: unique(`${base}UpdateInput`, taken),
       ...(relations.get(resource)?.length ? { withRelations: unique(`${base}WithRelations`, taken) } : {}),
+      ...(compiledResource(resource).query.fields.size > 0 ? { fields: unique(`${base}Fields`, taken) } : {}),
     });
   }
   const keys = foreignKeys(relations);
@@ -131,11 +133,11 @@ export function openApiDocument(
       schemas[names.createInput] = { title: `${base} (create)`, ...built.createInput };
     if (compiled.enabled.has('update'))
       schemas[names.updateInput] = { title: `${base} (update)`, ...built.updateInput };
-    if (names.withRelations && (compiled.enabled.has('show') || compiled.enabled.has('index'))) {
-      schemas[names.withRelations] = {
-        title: `${base} (show, index)`,
-        ...withRelations(compiled, related, names.output, recordOf),
-      };
+    const reads = compiled.enabled.has('show') || compiled.enabled.has('index');
+    const included = names.withRelations ? withRelations(compiled, related, names.output, recordOf) : undefined;
+    if (names.withRelations && reads) schemas[names.withRelations] = { title: `${base} (show, index)`, ...included };
+    if (names.fields && reads) {
+      schemas[names.fields] = { title: `${base} (fields)`, ...sparseRecord(compiled, built.output, included) };
     }
 
     const operationId = (action: string) =>

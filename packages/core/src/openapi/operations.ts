@@ -9,6 +9,7 @@ import {
   indexParameters,
 } from './parameters.js';
 import { type ProblemResponseName, problemRef } from './problems.js';
+import { fieldsParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -19,6 +20,8 @@ export interface SchemaNames {
   readonly updateInput: string;
   /** The record with its relations, as show and index answer it (resources with relations only). */
   readonly withRelations?: string;
+  /** The record as `fields=` answers it: `id` and some of the fields (resources showing a field but `id`). */
+  readonly fields?: string;
 }
 
 /** What the document knows of a resource beyond its own declaration. */
@@ -94,19 +97,26 @@ export function resourcePaths(
 ): Record<string, Record<string, unknown>> {
   const { name, plural, path } = compiled.resource;
   const { relations, referenced } = links;
-  // Show and index add what `include` asks for.
-  const shown = names.withRelations ?? names.output;
-  const include = relations.length > 0 ? [includeParameter(compiled, relations)] : [];
+  // Show and index add what `include` asks for, and answer only what `fields` names.
+  const whole = ref(names.withRelations ?? names.output);
+  const shown = names.fields ? { anyOf: [whole, ref(names.fields)] } : whole;
+  const fields = fieldsParameter(compiled);
+  const view = [...(fields ? [fields] : []), ...(relations.length > 0 ? [includeParameter(compiled, relations)] : [])];
+  const cursor = compiled.query.pagination === 'cursor';
   const tags = [plural];
   const etag = {
     description: `The ${name}'s entity tag: send it back in \`If-None-Match\` (show) or \`If-Match\` (show, update, destroy)`,
     required: true,
     schema: { type: 'string' },
   };
-  const record = (description: string, headers: Record<string, unknown> = {}, schema = names.output) => ({
+  const record = (
+    description: string,
+    headers: Record<string, unknown> = {},
+    schema: JsonSchema = ref(names.output),
+  ) => ({
     description,
     headers: { ...headers, ETag: etag },
-    content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, ref(schema)) } },
+    content: { [JSON_MEDIA_TYPE]: { schema: envelope(name, schema) } },
   });
   const notServed =
     'Other methods answer 405 (`method_not_allowed`) with an `Allow` header listing the methods served; `OPTIONS` answers 204 with the same `Allow`. The path is spelled exactly: a trailing slash or another case is 404.';
@@ -125,19 +135,25 @@ export function resourcePaths(
         [SUCCESS]: {
           description: `The ${plural} of the page (an empty list past the last page)`,
           headers: {
-            Link: {
-              description:
-                'RFC 8288 links to the `first`, `prev`, `next` and `last` pages (those that exist), each keeping the other parameters',
-              required: true,
-              schema: { type: 'string' },
-            },
+            Link: cursor
+              ? {
+                  description:
+                    'An RFC 8288 link to the `next` page, keeping the other parameters and setting `after`; absent on the last page',
+                  schema: { type: 'string' },
+                }
+              : {
+                  description:
+                    'RFC 8288 links to the `first`, `prev`, `next` and `last` pages (those that exist), each keeping the other parameters',
+                  required: true,
+                  schema: { type: 'string' },
+                },
             'X-Total-Count': {
-              description: `The number of ${plural} matching the filters, on all pages`,
+              description: `The number of ${plural} matching the filters, on all pages${cursor ? ' (only with `count=true`)' : ''}`,
               schema: { type: 'integer', minimum: 0 },
             },
           },
           content: {
-            [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: ref(shown) }) },
+            [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: shown }) },
           },
         },
         ...problems('BadRequest', 'PreconditionFailed', 'UriTooLong'),
@@ -164,11 +180,11 @@ export function resourcePaths(
       operationId: operationId('show'),
       tags,
       summary: `Show a ${name}`,
-      parameters: [...include, ifNoneMatchParameter, ifMatchParameter],
+      parameters: [...view, ifNoneMatchParameter, ifMatchParameter],
       responses: {
         [SUCCESS]: record(`The ${name}`, {}, shown),
         '304': { description: `The client's copy is current (\`If-None-Match\`)`, headers: { ETag: etag } },
-        ...problems(...(include.length > 0 ? (['BadRequest'] as const) : []), 'NotFound', 'PreconditionFailed'),
+        ...problems(...(view.length > 0 ? (['BadRequest'] as const) : []), 'NotFound', 'PreconditionFailed'),
       },
     }),
     update: () => ({

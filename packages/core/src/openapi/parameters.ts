@@ -1,7 +1,7 @@
 import type { CompiledResource } from '../resource/compile.js';
-import type { AttributeSchema } from '../schema/types.js';
+import { fieldsParameter, filterParameters, paginationParameters } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
-import { filterValueSchema, type JsonSchema } from './schemas.js';
+import type { JsonSchema } from './schemas.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -98,47 +98,28 @@ export function sortPattern(names: readonly string[], maxKeys: number): string {
 
 /**
  * Every query parameter of the index, each declared by its literal name. OpenAPI's `deepObject`
- * style cannot describe `filter[a][]`, so each filterable attribute gets two parameters:
- * `filter[a]` (equals) and `filter[a][]` (any of, repeated). `sort` is a string whose pattern
- * admits only the sortable attributes.
+ * style cannot describe `filter[a][]`, so each filterable attribute gets its own parameters:
+ * `filter[a]` (equals), `filter[a][]` (any of, repeated) and `filter[a][op]` per operator, and
+ * so do a belongs-to relation's (`filter[author.country]`). `sort` is a string whose pattern
+ * admits only the sortable attributes; `fields`, `include`, then `page` (or `after`),
+ * `per_page` and `count`.
  *
  * @example
  * ```ts
  * indexParameters(compiledResource(books)).map((parameter) => parameter.name);
- * // ['filter[id]', 'filter[id][]', 'filter[name]', ..., 'sort', 'page', 'per_page', 'count']
+ * // ['filter[id]', 'filter[id][]', 'filter[id][eq]', ..., 'sort', 'fields', 'page', 'per_page', 'count']
  * ```
  */
 export function indexParameters(
   compiled: CompiledResource,
   relations: readonly DocumentedRelation[] = [],
 ): JsonSchema[] {
-  const { plural } = compiled.resource;
-  const { filterable, sortable, defaultSort, perPage, count } = compiled.query;
-  const { filterValues, sortKeys } = compiled.limits;
-  const parameters: JsonSchema[] = [];
+  const { sortable, defaultSort } = compiled.query;
+  const { sortKeys } = compiled.limits;
+  const parameters: JsonSchema[] = filterParameters(compiled, relations);
 
   const shown = new Set(compiled.shown);
   const hidden = (field: string) => (shown.has(field) ? '' : ` \`${field}\` is not shown in responses.`);
-  for (const field of filterable) {
-    const value = filterValueSchema(compiled.attributes.get(field) as AttributeSchema);
-    parameters.push(
-      {
-        name: `filter[${field}]`,
-        in: 'query',
-        description: `Keeps the ${plural} whose \`${field}\` equals this value (strings compare exactly). Filters on several attributes combine with AND.${hidden(field)}`,
-        schema: value,
-      },
-      {
-        name: `filter[${field}][]`,
-        in: 'query',
-        description: `Keeps the ${plural} whose \`${field}\` is any of these values: repeat the parameter, \`filter[${field}][]=a&filter[${field}][]=b\`. Not together with \`filter[${field}]\`. At most ${filterValues} filter values in all.`,
-        style: 'form',
-        explode: true,
-        schema: { type: 'array', items: value, minItems: 1, maxItems: filterValues },
-      },
-    );
-  }
-
   if (sortable.size > 0) {
     const names = [...sortable];
     const fallback = (defaultSort ?? []).map((entry) => `${entry.descending ? '-' : ''}${entry.attribute}`).join(',');
@@ -152,26 +133,9 @@ export function indexParameters(
     });
   }
 
+  const fields = fieldsParameter(compiled);
+  if (fields) parameters.push(fields);
   if (relations.length > 0) parameters.push(includeParameter(compiled, relations));
-  parameters.push(
-    {
-      name: 'page',
-      in: 'query',
-      description: 'Page number, from 1. A page past the end is an empty list.',
-      schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 },
-    },
-    {
-      name: 'per_page',
-      in: 'query',
-      description: `Records per page, at most ${perPage.max}.`,
-      schema: { type: 'integer', minimum: 1, maximum: perPage.max, default: perPage.default },
-    },
-    {
-      name: 'count',
-      in: 'query',
-      description: `Whether to count the matching ${plural} (\`X-Total-Count\` and the \`last\` link); counting costs a query on big tables.`,
-      schema: { type: 'boolean', default: count },
-    },
-  );
+  parameters.push(...paginationParameters(compiled));
   return parameters;
 }

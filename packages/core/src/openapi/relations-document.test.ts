@@ -85,14 +85,22 @@ describe('the document of related resources', () => {
       }
     }
     expect(statuses('/books/{id}', 'get')).toContain('400');
+    // The whole record, or the one `fields` narrows (relations still added whole).
+    const records = [{ $ref: '#/components/schemas/BookWithRelations' }, { $ref: '#/components/schemas/BookFields' }];
     expect(document.paths['/books/{id}'].get.responses['200'].content['application/json'].schema).toEqual(
-      expect.objectContaining({ properties: { book: { $ref: '#/components/schemas/BookWithRelations' } } }),
+      expect.objectContaining({ properties: { book: { anyOf: records } } }),
     );
+    expect(schemas.BookFields).toMatchObject({ type: 'object', required: ['id'] });
+    expect(Object.keys(schemas.BookFields.properties)).toEqual([...schemas.Book.required, 'author', 'reviews']);
     expect(schemas.BookWithRelations.allOf[1].properties).toEqual({
       author: expect.objectContaining({
         oneOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }],
       }),
-      reviews: expect.objectContaining({ type: 'array', items: { $ref: '#/components/schemas/Review' }, maxItems: 100 }),
+      reviews: expect.objectContaining({
+        type: 'array',
+        items: { $ref: '#/components/schemas/Review' },
+        maxItems: 100,
+      }),
     });
   });
 
