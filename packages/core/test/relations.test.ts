@@ -96,7 +96,14 @@ describe('parseMemberQuery', () => {
       fields: ['title'],
     });
     expect(parseMemberQuery('page=2')).toEqual({});
-    for (const bad of ['include=', 'include=a,,b', 'include=a%20b', 'include=a,a', 'include=a&include=b', 'fields=a&fields=b']) {
+    for (const bad of [
+      'include=',
+      'include=a,,b',
+      'include=a%20b',
+      'include=a,a',
+      'include=a&include=b',
+      'fields=a&fields=b',
+    ]) {
       expect(() => parseMemberQuery(bad), bad).toThrow(/include|fields/);
     }
   });

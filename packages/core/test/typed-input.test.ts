@@ -67,7 +67,7 @@ describe('typed bodies', () => {
     expect(await errorsOf({ price: '12345678901234' })).toEqual({
       price: ['must have at most 13 digits before the decimal point'],
     });
-    expect(await errorsOf({ meta: { ['\uD800']: 1 } })).toEqual({
+    expect(await errorsOf({ meta: { '\uD800': 1 } })).toEqual({
       meta: ['must not contain malformed Unicode or NUL characters'],
     });
   });
