@@ -2,8 +2,7 @@
 // process, health and readiness probes, CORS, rate limiting, and the Node server's helpers.
 import { createServer, type Server } from 'node:http';
 import type { Store } from '@resourcery/core';
-import { compiledResource } from '@resourcery/core/adapter';
-import { resourcery } from '@resourcery/express';
+import { healthRoutes, resourcery } from '@resourcery/express';
 import { answerClientErrors, deferContinue } from '@resourcery/node';
 import { sqlStore } from '@resourcery/sql';
 import cors from 'cors';
@@ -19,21 +18,8 @@ export function openStore(url = process.env.DATABASE_URL ?? 'sqlite::memory:'): 
 export function productionApp(store: Store): Express {
   const app = express();
   const api = resourcery({ resources: [books], store });
-  const probe = store.collection(compiledResource(books).schema);
-
-  app.get('/healthz', (_req, res) => res.json({ status: 'ok' }));
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await api.api.ready(); // tables created, database reachable
-      await probe.list({ where: [], order: [{ field: 'id', direction: 'asc' }], limit: 1, offset: 0, count: false });
-      res.json({ status: 'ready' });
-    } catch {
-      res
-        .status(503)
-        .type('application/problem+json')
-        .send(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }));
-    }
-  });
+  // GET /healthz (liveness) and GET /readyz (stores answer within 2 s, else 503 problem+json).
+  app.use(healthRoutes(api.api, { timeoutMs: 2000 }));
 
   app.use('/api', cors({ origin: ['https://app.example.com'], exposedHeaders: ['ETag', 'Link', 'X-Total-Count'] }));
   app.set('trust proxy', 1); // behind one load balancer: rate-limit by the client's address, not the balancer's

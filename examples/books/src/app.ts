@@ -1,14 +1,18 @@
 import 'reflect-metadata';
-import type { Store } from '@resourcery/core';
-import { compiledResource, unknownPathResponse } from '@resourcery/core/adapter';
-import { resourcery } from '@resourcery/express';
+import type { Logger, Store } from '@resourcery/core';
+import { unknownPathResponse } from '@resourcery/core/adapter';
+import { healthRoutes, resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
-import morgan from 'morgan';
+import pino from 'pino';
 import { books } from './book.js';
 
 export interface AppOptions {
-  /** Logs one line per request. */
+  /** Logs one JSON line per API request, with pino (or with `logger`). */
   logRequests?: boolean;
+  /** The structured logger of `logRequests`. Default: pino to stdout. */
+  logger?: Logger;
+  /** A span per request and per store call, to the registered OpenTelemetry SDK. */
+  tracing?: boolean;
   /** How long `/readyz` waits for the store before answering 503. Default 2000 ms. */
   readyTimeoutMs?: number;
 }
@@ -21,61 +25,19 @@ export type BooksApp = Express & { ready(): Promise<void> };
  * load balancers: `GET /healthz` (liveness: 200 while the process runs) and `GET /readyz`
  * (readiness: 200 when the store answers a cheap query, 503 problem+json when it does not).
  */
-export function createApp(store: Store, { logRequests = false, readyTimeoutMs = 2000 }: AppOptions = {}): BooksApp {
+export function createApp(store: Store, options: AppOptions = {}): BooksApp {
+  const { logRequests = false, readyTimeoutMs = 2000, tracing = false } = options;
   const app = express();
   app.disable('x-powered-by');
-  if (logRequests) app.use(morgan('tiny'));
   // Also serves the OpenAPI document at /api/openapi.json and its docs page at /api/docs.
   const api = resourcery({
     resources: [books],
     store,
+    logger: logRequests ? (options.logger ?? pino()) : undefined,
+    tracing,
     openapi: { title: 'Books API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },
   });
-  const probe = store.collection(compiledResource(books).schema);
-
-  app.get('/healthz', (_req, res) => {
-    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const check = (async () => {
-        await api.api.ready(); // tables created, connections possible
-        await probe.list({
-          where: [],
-          order: [{ field: 'id', direction: 'asc' }],
-          limit: 1,
-          offset: 0,
-          count: false,
-        });
-      })();
-      check.catch(() => {}); // when the timeout wins, the late failure is not unhandled
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), readyTimeoutMs);
-      });
-      await Promise.race([check, timeout]);
-      res.json({ status: 'ready' });
-    } catch {
-      // The cause stays on the server: the probe tells nothing about the database.
-      res
-        .status(503)
-        .set('retry-after', '1')
-        .type('application/problem+json')
-        .send(
-          JSON.stringify({
-            type: 'about:blank',
-            title: 'Service Unavailable',
-            status: 503,
-            code: 'service_unavailable',
-            detail: 'The store does not answer',
-          }),
-        );
-    } finally {
-      clearTimeout(timer);
-    }
-  });
-
+  app.use(healthRoutes(api.api, { timeoutMs: readyTimeoutMs }));
   app.use('/api', api);
   // Outside /api too, an unknown path is a problem+json 404 (not Express's HTML page), never sniffed.
   app.use((req, res) => {

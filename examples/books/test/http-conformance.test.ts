@@ -2,5 +2,5 @@ import { memoryStore } from '@resourcery/core';
 import { httpConformanceSuite, serveHttp } from '@resourcery/testing';
 import { createApp } from '../src/app.js';
 
-// The example app as shipped (its own book resource, morgan off) honours the whole HTTP contract.
+// The example app as shipped (its own book resource, request log off) honours the whole HTTP contract.
 httpConformanceSuite('books example + memory store', () => serveHttp(createApp(memoryStore())));

@@ -1,6 +1,7 @@
 // `@resourcery/core/adapter`: what adapters (Express, node:http, Fetch) and tools built on the
 // core (OpenAPI, clients, test helpers) use.
 export { type Api, type ApiOptions, createApi, type HandleOptions } from './api/create-api.js';
+export type { HealthOptions } from './api/health.js';
 export { unknownPathResponse } from './api/to-problem.js';
 export { ACTIONS, type ActionName, type ActionSpec, type ActionTarget } from './contract/actions.js';
 export { DEFAULT_LIMITS, type Limits } from './contract/limits.js';

@@ -89,3 +89,5 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
   };
   return Object.assign(middleware, { api });
 }
+
+export { type HealthRoutesOptions, healthRoutes } from './health-routes.js';

@@ -1,6 +1,8 @@
-import type { ActionName } from '../contract/actions.js';
+import type { Span } from '@opentelemetry/api';
+import { HttpError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
+import { requestIdOf } from '../http/request-id.js';
 import { type DescriptionOptions, describeApi } from '../openapi/serve-description.js';
 import { type CompiledResource, type HooksByAction, hooksByAction } from '../resource/compile.js';
 import { Context } from '../resource/context.js';
@@ -9,10 +11,14 @@ import { runAction } from '../resource/lifecycle.js';
 import { type MountedResource, type MountedResources, mountResources } from '../resource/link.js';
 import type { Hooks, Resource } from '../resource/options.js';
 import type { Store } from '../store/store.js';
+import { type HealthOptions, healthAnswer } from './health.js';
 import { logToConsole } from './log-to-console.js';
+import { type Logger, logNothing, logRequest } from './logger.js';
+import { mergeHooks } from './merge-hooks.js';
 import { Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor, storeErrorToHttp } from './to-problem.js';
+import { apiTracer, endActionSpan, inSpan, startActionSpan, tracedCollection } from './tracing.js';
 
 /**
  * Options of {@link createApi} (and so of every adapter); `openapi` and `docs` serve
@@ -39,6 +45,18 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    */
   logError?: ErrorLogger;
   /**
+   * A structured logger (pino, or any with its `info/warn/error(fields, message)`): one line per
+   * request (request id, method, path, resource, action, status, duration), `error` with the
+   * stack for a 500 or 503, `warn` for a client error. Every response then carries the request's
+   * id as `X-Request-Id`. Without it, nothing is logged per request.
+   */
+  logger?: Logger;
+  /**
+   * Opt in to OpenTelemetry traces, through the globally registered tracer provider: a span
+   * `<resource>.<action>` per request and a child span per store call. Off, nothing is wrapped.
+   */
+  tracing?: boolean;
+  /**
    * The secret that signs the `after` cursors of resources with cursor pagination. Set it when
    * several processes serve the API (or cursors must outlive a restart); else a random one is
    * made at start-up.
@@ -64,6 +82,12 @@ export interface Api {
   ready(): Promise<void>;
   /** Closes the stores. */
   close(): Promise<void>;
+  /**
+   * A health probe's answer: `live` (200 while the process runs) or `ready` (200 when every
+   * store answers a cheap query within `timeoutMs`, else 503 problem+json). Mount it with
+   * `healthRoutes(api)` (Express) or answer `/healthz` and `/readyz` with it yourself.
+   */
+  health(probe: 'live' | 'ready', options?: HealthOptions): Promise<NeutralResponse>;
 }
 
 interface Mounted extends Routable {
@@ -72,19 +96,6 @@ interface Mounted extends Routable {
   /** The API's hooks and the resource's, merged in the order they run. */
   readonly hooks: HooksByAction;
   readonly readiness: Readiness;
-}
-
-function mergeHooks(api: HooksByAction, own: HooksByAction): HooksByAction {
-  const merged = { before: {}, after: {}, around: {} } as Record<
-    'before' | 'after' | 'around',
-    Record<ActionName, never[]>
-  >;
-  for (const action of Object.keys(own.before) as ActionName[]) {
-    merged.before[action] = [...api.before[action], ...own.before[action]] as never[];
-    merged.around[action] = [...api.around[action], ...own.around[action]] as never[];
-    merged.after[action] = [...own.after[action], ...api.after[action]] as never[];
-  }
-  return { ...(merged as unknown as Omit<HooksByAction, 'error'>), error: [...own.error, ...api.error] };
 }
 
 /**
@@ -98,7 +109,9 @@ function mergeHooks(api: HooksByAction, own: HooksByAction): HooksByAction {
  * ```
  */
 export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): Api {
-  const logError: ErrorLogger = options.logError ?? logToConsole;
+  const { logger } = options;
+  const logError: ErrorLogger = options.logError ?? (logger ? logNothing : logToConsole);
+  const tracer = options.tracing ? apiTracer() : undefined;
   const apiHooks = hooksByAction(options.hooks as Hooks | undefined);
   const mounted = new Map<string, Mounted>();
   // Each store is prepared on its own: one that is down answers 503 for its resources only.
@@ -132,7 +145,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     });
   }
 
-  async function answer(request: NeutralRequest): Promise<NeutralResponse> {
+  async function answer(request: NeutralRequest, seen?: Seen): Promise<NeutralResponse> {
     const described = describe(request);
     if (described) return described;
     const routed = route(request, mounted);
@@ -153,7 +166,17 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       self,
       api: resources,
     });
-    await runAction(ctx, target.hooks, request);
+    if (seen) {
+      seen.resource = target.name;
+      seen.action = routed.action;
+      ctx.requestId = seen.requestId;
+      if (tracer) {
+        seen.span = startActionSpan(tracer, target.name, routed.action);
+        ctx.collection = tracedCollection(ctx.collection, tracer, seen.span, target.name);
+      }
+    }
+    const span = seen?.span;
+    await (span ? inSpan(span, () => runAction(ctx, target.hooks, request)) : runAction(ctx, target.hooks, request));
     // The context is done with: its headers become the response's.
     const headers = ctx.headers;
     if (ctx.result === undefined) return { status: ctx.status, headers };
@@ -163,8 +186,34 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
   }
 
+  /** Answers with a request id, one log line and a span: only with a `logger` or `tracing`. */
+  function observed(request: NeutralRequest, handling: HandleOptions | undefined): Promise<NeutralResponse> {
+    const started = performance.now();
+    const seen: Seen = { requestId: requestIdOf(request.headers['x-request-id']) };
+    const done = (response: NeutralResponse, error?: unknown) => {
+      if (logger) {
+        response.headers['X-Request-Id'] = seen.requestId;
+        const { requestId, resource, action } = seen;
+        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+        const { method, path } = request;
+        logRequest(logger, { requestId, method, path, resource, action, status: response.status, durationMs }, error);
+      }
+      if (seen.span) endActionSpan(seen.span, response.status, error);
+      return withNosniff(response);
+    };
+    return answer(request, seen).then(done, (error) => {
+      const mapped = storeErrorToHttp(error);
+      if (handling?.rejectErrors) {
+        done({ status: mapped instanceof HttpError ? mapped.status : 500, headers: {} }, mapped);
+        throw mapped;
+      }
+      return done(problemFor(mapped, logError, request), mapped);
+    });
+  }
+
   return {
     handle(request, handling) {
+      if (logger || tracer) return observed(request, handling);
       return answer(request).then(withNosniff, (error) => {
         if (handling?.rejectErrors) throw storeErrorToHttp(error);
         return withNosniff(problemFor(error, logError, request));
@@ -173,10 +222,21 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     async ready() {
       await Promise.all([...readiness.values()].map((entry) => entry.ready()));
     },
+    health(probe, probeOptions) {
+      return healthAnswer(probe, readiness.values(), probeOptions);
+    },
     async close() {
       await Promise.all([...readiness.keys()].map((store) => store.close?.()));
     },
   };
+}
+
+/** What {@link createApi}'s `observed` learns of a request while answering it. */
+interface Seen {
+  requestId: string;
+  resource?: string;
+  action?: string;
+  span?: Span;
 }
 
 /** Browsers must not guess another type than the one declared. */

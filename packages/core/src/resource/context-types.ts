@@ -54,6 +54,11 @@ interface BaseContext<M, S> {
   readonly action: ActionName;
   readonly resource: Resource<M, S>;
   readonly request: ContextRequest;
+  /**
+   * This request's id: the client's `X-Request-Id` when it is a sane token (at most 100
+   * characters), else a random UUID; the one the API's `logger` logs and sends back.
+   */
+  readonly requestId: string;
   /** Per-request bag for your own data, e.g. the current user; starts from the API's `state` option. */
   state: S;
   /** This resource's records; inside {@link BaseContext.transaction} the transaction's. */

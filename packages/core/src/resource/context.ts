@@ -1,4 +1,5 @@
 import type { ActionName } from '../contract/actions.js';
+import { requestIdOf } from '../http/request-id.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
 import type { Id } from '../schema/types.js';
@@ -27,6 +28,7 @@ export class Context {
   responded = false;
   readonly resource: Resource;
   #query: IndexQuery | undefined;
+  #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
   #transaction: StoreTransaction | undefined;
 
@@ -41,6 +43,16 @@ export class Context {
     readonly mounted?: { readonly self: MountedResource; readonly api: MountedResources },
   ) {
     this.resource = compiled.resource;
+  }
+
+  /** Read lazily: without a logger nothing pays for an id no one reads. */
+  get requestId(): string {
+    this.#requestId ??= requestIdOf(this.request.headers['x-request-id']);
+    return this.#requestId;
+  }
+
+  set requestId(id: string) {
+    this.#requestId = id;
   }
 
   /** The index query, parsed and checked when first read. */

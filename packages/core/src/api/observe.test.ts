@@ -1,0 +1,135 @@
+import 'reflect-metadata';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Book } from '@resourcery/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defineResource } from '../resource/define-resource.js';
+import { memoryStore } from '../store/memory-store.js';
+import { createApi } from './create-api.js';
+import type { Logger } from './logger.js';
+
+function recordingLogger() {
+  const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];
+  const at = (level: string) => (fields: object, message?: string) => {
+    lines.push({ level, fields: fields as Record<string, unknown>, message });
+  };
+  const logger: Logger = { info: at('info'), warn: at('warn'), error: at('error') };
+  return { logger, lines };
+}
+
+const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => ({
+  method,
+  path,
+  basePath: '/api',
+  rawQuery: '',
+  headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+  parsedBody: body,
+});
+
+describe('logger', () => {
+  it('logs one line per request with its id, sent back as X-Request-Id, and gives it to hooks', async () => {
+    const { logger, lines } = recordingLogger();
+    let seen: string | undefined;
+    const book = defineResource({
+      name: 'book',
+      model: Book,
+      hooks: {
+        before: {
+          index: [
+            (ctx) => {
+              seen = ctx.requestId;
+            },
+          ],
+        },
+      },
+    });
+    const api = createApi({ resources: [book], store: memoryStore(), logger });
+    const response = await api.handle(request('GET', '/books', { 'x-request-id': 'abc-123' }));
+    expect(response.headers['X-Request-Id']).toBe('abc-123');
+    expect(seen).toBe('abc-123');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      fields: { requestId: 'abc-123', method: 'GET', path: '/books', resource: 'book', action: 'index', status: 200 },
+    });
+    expect(typeof lines[0]?.fields.durationMs).toBe('number');
+  });
+
+  it('replaces an insane request id with a UUID', async () => {
+    const { logger, lines } = recordingLogger();
+    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore(), logger });
+    const response = await api.handle(request('GET', '/books', { 'x-request-id': 'a b\n<script>' }));
+    expect(response.headers['X-Request-Id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines[0]?.fields.requestId).toBe(response.headers['X-Request-Id']);
+  });
+
+  it('warns in one line for a client error, errors with the stack for a server fault', async () => {
+    const { logger, lines } = recordingLogger();
+    const book = defineResource({
+      name: 'book',
+      model: Book,
+      hooks: {
+        before: {
+          destroy: [
+            () => {
+              throw new Error('boom');
+            },
+          ],
+        },
+      },
+    });
+    const api = createApi({ resources: [book], store: memoryStore(), logger });
+    expect((await api.handle(request('GET', '/books/999'))).status).toBe(404);
+    expect((await api.handle(request('DELETE', '/books/1'))).status).toBe(500);
+    expect(lines.map((line) => line.level)).toEqual(['warn', 'error']);
+    expect(lines[1]?.fields.err).toBeInstanceOf(Error);
+  });
+
+  it('without a logger, logs nothing per request and sends no X-Request-Id', async () => {
+    const log = vi.spyOn(console, 'log');
+    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore() });
+    const response = await api.handle(request('GET', '/books'));
+    expect(response.headers['X-Request-Id']).toBeUndefined();
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+});
+
+describe('tracing', () => {
+  const exporter = new InMemorySpanExporter();
+  beforeAll(() => {
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  });
+  afterAll(() => trace.disable());
+
+  it('makes a span per action with a child span per store call', async () => {
+    const api = createApi({
+      resources: [defineResource({ name: 'book', model: Book })],
+      store: memoryStore(),
+      tracing: true,
+    });
+    expect((await api.handle(request('POST', '/books', {}, { name: 'Dune', author: 'Herbert' }))).status).toBeLessThan(
+      300,
+    );
+    exporter.reset();
+    expect((await api.handle(request('GET', '/books'))).status).toBe(200);
+    const spans = exporter.getFinishedSpans();
+    const action = spans.find((span) => span.name === 'book.index');
+    const store = spans.find((span) => span.name === 'book.store.list');
+    expect(action?.attributes).toMatchObject({
+      'resourcery.resource': 'book',
+      'resourcery.action': 'index',
+      'http.response.status_code': 200,
+    });
+    expect(store?.attributes).toMatchObject({ 'resourcery.operation': 'list', 'resourcery.rows': 1 });
+    expect(store?.parentSpanContext?.spanId).toBe(action?.spanContext().spanId);
+    expect(store?.spanContext().traceId).toBe(action?.spanContext().traceId);
+  });
+
+  it('traces nothing without tracing: true', async () => {
+    exporter.reset();
+    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore() });
+    await api.handle(request('GET', '/books'));
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
