@@ -9,8 +9,15 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sqlStore } from '@resourcery/sql';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  benchPostgresPool,
+  explainPostgres,
+  explainSqlite,
+  loadInBatches,
+  percentile,
+  recordingKysely,
+} from './lib/sql-bench.mjs';
 
 const HELP = `Usage: node bench/sql-index.mjs [options]
 
@@ -98,30 +105,9 @@ const scenarios = [
   },
 ];
 
-/** A Kysely instance that remembers the last page and count queries it ran, to show their plans. */
-function recording(dialect) {
-  const last = { query: undefined, count: undefined };
-  const db = new Kysely({
-    dialect,
-    log: (event) => {
-      if (event.level !== 'query') return;
-      if (/^select "id"/.test(event.query.sql)) last.query = event.query;
-      if (/^select count\(\*\)/.test(event.query.sql)) last.count = event.query;
-    },
-  });
-  return { db, last };
-}
-
 async function loadPostgres() {
-  const admin = new pg.Client({ connectionString: args['pg-url'] });
-  await admin.connect();
-  const exists = await admin.query(`select 1 from pg_database where datname = 'resourcery_bench'`);
-  if (exists.rowCount === 0) await admin.query('create database resourcery_bench');
-  await admin.end();
-  const url = new URL(args['pg-url']);
-  url.pathname = '/resourcery_bench';
-  const pool = new pg.Pool({ connectionString: url.href, max: 4 });
-  const { db, last } = recording(new PostgresDialect({ pool }));
+  const pool = await benchPostgresPool(args['pg-url']);
+  const { db, capture } = recordingKysely(new PostgresDialect({ pool }));
   if (args.reload) await sql`drop table if exists books`.execute(db);
   const store = sqlStore(db);
   const books = store.collection(schema);
@@ -140,13 +126,8 @@ async function loadPostgres() {
     });
     await sql`vacuum analyze books`.execute(db);
   }
-  const explain = async (query) =>
-    (
-      await db.executeQuery(CompiledQuery.raw(`explain (analyze, buffers, costs off) ${query.sql}`, query.parameters))
-    ).rows
-      .map((row) => row['QUERY PLAN'])
-      .join('\n');
-  return { label: 'PostgreSQL 15', books, last, explain, close: () => db.destroy() };
+  const explain = (query) => explainPostgres(db, query);
+  return { label: 'PostgreSQL 15', books, capture, explain, close: () => db.destroy() };
 }
 
 async function loadSqlite() {
@@ -154,7 +135,7 @@ async function loadSqlite() {
   const fresh = !existsSync(args.sqlite);
   const file = new Database(args.sqlite);
   file.pragma('journal_mode = WAL');
-  const { db, last } = recording(new SqliteDialect({ database: file }));
+  const { db, capture } = recordingKysely(new SqliteDialect({ database: file }));
   const store = sqlStore(db);
   const books = store.collection(schema);
   await store.init([schema]);
@@ -173,31 +154,17 @@ async function loadSqlite() {
     file.exec('analyze');
     file.pragma('synchronous = FULL');
   }
-  const explain = async (query) =>
-    (await db.executeQuery(CompiledQuery.raw(`explain query plan ${query.sql}`, query.parameters))).rows
-      .map((row) => `${row.parent === 0 ? '' : '  '}${row.detail}`)
-      .join('\n');
+  const explain = (query) => explainSqlite(db, query);
   return {
     label: `SQLite ${file.prepare('select sqlite_version() as v').get().v}`,
     books,
-    last,
+    capture,
     explain,
     close: () => db.destroy(),
   };
 }
 
-async function load(label, insertRange) {
-  const started = performance.now();
-  for (let from = 0; from < BOOKS; from += BATCH) {
-    await insertRange(from, Math.min(BOOKS, from + BATCH));
-    process.stdout.write(`\r${label}: loading ${Math.min(BOOKS, from + BATCH).toLocaleString('en')} books`);
-  }
-  console.log(` in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+const load = (label, insertRange) => loadInBatches(`${label} books`, BOOKS, BATCH, insertRange);
 
 async function measure(target, scenario) {
   for (let i = 0; i < Math.ceil(QUERIES / 10); i++) await target.books.list(scenario.query());
@@ -213,8 +180,8 @@ async function measure(target, scenario) {
   }
   times.sort((a, b) => a - b);
   // The plans of one more run: its page query and its count query.
-  await target.books.list(scenario.query());
-  const { query, count } = target.last;
+  const { queries } = await target.capture(() => target.books.list(scenario.query()));
+  const [query, count] = queries;
   const plan = `${await target.explain(query)}\n\n${await target.explain(count)}`;
   return { p50: percentile(times, 50), p99: percentile(times, 99), plan, sql: `${query.sql}\n${count.sql}` };
 }
