@@ -124,3 +124,12 @@ describe('cursors', () => {
     );
   });
 });
+
+describe('the default order', () => {
+  it('applies even when the sort list leaves its attribute out', () => {
+    const narrow = compiledResource(defineResource({ name: 'book', model: Book, fields: { sort: ['title'] } }));
+    const query = resolveIndexQuery(parseIndexQuery(''), narrow.query);
+    expect(query.order).toEqual([{ field: 'id', direction: 'desc' }]);
+    expect(() => resolveIndexQuery(parseIndexQuery('sort=id'), narrow.query)).toThrow(BadRequestError);
+  });
+});

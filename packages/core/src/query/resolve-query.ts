@@ -58,7 +58,8 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules, related
   const order: Order[] = [];
   const sorted = new Set<string>();
   for (const { attribute, descending } of raw.sort ?? rules.defaultSort ?? []) {
-    checkName('sort', attribute, rules.sortable);
+    // The resource's own default order is checked when it is declared, not against `sort`'s list.
+    if (raw.sort) checkName('sort', attribute, rules.sortable);
     if (sorted.has(attribute)) throw invalid(`sort: "${attribute}" is listed more than once`);
     sorted.add(attribute);
     order.push({ field: attribute, direction: descending ? 'desc' : 'asc' });
