@@ -8,3 +8,9 @@ export function bundleExampleServer(
   entry?: string,
   options?: { example?: string; outfile?: string },
 ): Promise<string>;
+
+/** Matches a workspace import, `@resourcery/<package>[/<entry>]`. */
+export const WORKSPACE_IMPORT: RegExp;
+
+/** The source file of a workspace import under `packages/<package>/src`. */
+export function workspaceSource(path: string): string;

@@ -14,7 +14,16 @@ const root = fileURLToPath(new URL('../', import.meta.url));
  * `packages/<package>/src/<entry>.ts`, or `src/<entry>/index.ts` when the entry is a folder
  * (as `vitest.shared.ts` and `tsconfig.json` map them).
  */
-const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
+export const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
+
+/** The source file of a workspace import (`@resourcery/<package>[/<entry>]`), as {@link WORKSPACE_IMPORT} maps it. */
+export function workspaceSource(path) {
+  const [, name, entry] = WORKSPACE_IMPORT.exec(path);
+  const src = join(root, 'packages', name, 'src');
+  if (entry === undefined) return join(src, 'index.ts');
+  const file = join(src, `${entry}.ts`);
+  return existsSync(file) ? file : join(src, entry, 'index.ts');
+}
 
 /**
  * Writes the bundle of `examples/<example>/src/<entry>` (example `books` unless `options.example`
@@ -39,13 +48,7 @@ export async function bundleExampleServer(cacheName, entry = 'server.ts', option
       {
         name: 'workspace-sources',
         setup(builder) {
-          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
-            const [, name, entry] = WORKSPACE_IMPORT.exec(path);
-            const src = join(root, 'packages', name, 'src');
-            if (entry === undefined) return { path: join(src, 'index.ts') };
-            const file = join(src, `${entry}.ts`);
-            return { path: existsSync(file) ? file : join(src, entry, 'index.ts') };
-          });
+          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => ({ path: workspaceSource(path) }));
           // Every other package stays external: Node loads it from node_modules.
           builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
         },

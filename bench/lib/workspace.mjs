@@ -4,13 +4,13 @@
 // built `dist/` is used, as a user would. The bundle goes to node_modules/.cache/resourcery-bench,
 // where Node finds the installed dependencies (kysely, the drivers, class-validator), which stay
 // outside it: the Kysely classes the benchmark uses are then the store's own.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { WORKSPACE_IMPORT, workspaceSource } from '../../scripts/bundle-example-server.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 
 /**
  * Imports `code` (an ES module whose imports are relative to the repository's root, or packages)
@@ -40,14 +40,9 @@ export async function importBundle(code, { source, name }) {
       {
         name: 'workspace-packages',
         setup(builder) {
-          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => {
-            if (!source) return { path, external: true };
-            const [, pkg, entry] = WORKSPACE_IMPORT.exec(path);
-            const src = join(root, 'packages', pkg, 'src');
-            if (entry === undefined) return { path: join(src, 'index.ts') };
-            const file = join(src, `${entry}.ts`);
-            return { path: existsSync(file) ? file : join(src, entry, 'index.ts') };
-          });
+          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) =>
+            source ? { path: workspaceSource(path) } : { path, external: true },
+          );
           // Every other package stays external: Node loads it from node_modules.
           builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
         },
