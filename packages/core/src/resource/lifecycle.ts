@@ -134,6 +134,18 @@ function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Conditi
   return where;
 }
 
+/**
+ * Whether an update can write without reading the record first: no step of the resource's own
+ * may look at it, no `If-Match` is checked against it, and no `updatedAt` compares with it.
+ */
+function writesBlind(ctx: Context, request: NeutralRequest): boolean {
+  return (
+    ctx.compiled.steps.writesBlind &&
+    request.headers['if-match'] === undefined &&
+    ctx.compiled.serverValues.updatedAt === undefined
+  );
+}
+
 /** Why a write found no record: 412 if it still exists (it changed meanwhile), else 404. */
 async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
   const guarded = ctx.where !== where;
@@ -177,12 +189,24 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     ctx.result = await single(ctx, record);
   },
   async update(ctx, request) {
-    const read = await findOr404(ctx);
-    const where = guardIfMatch(ctx, read, request);
-    await readInput(ctx, request, ctx.compiled.update);
-    if (ctx.compiled.serverValues.updatedAt) ctx.input = changedFields(ctx.input as Record<string, unknown>, read);
-    const empty = Object.keys(ctx.input as object).length === 0;
-    const record = empty ? read : await ctx.compiled.steps.update(ctx);
+    let record: Rec | undefined;
+    let where = ctx.where;
+    if (writesBlind(ctx, request)) {
+      // The happy path in one statement: the write itself tells whether the record exists, and
+      // a bad body looks the record up only to answer 404 first when it is missing.
+      await readInput(ctx, request, ctx.compiled.update).catch(async (error: unknown) => {
+        await findOr404(ctx);
+        throw error;
+      });
+      record = await ctx.compiled.steps.update(ctx);
+    } else {
+      const read = await findOr404(ctx);
+      where = guardIfMatch(ctx, read, request);
+      await readInput(ctx, request, ctx.compiled.update);
+      if (ctx.compiled.serverValues.updatedAt) ctx.input = changedFields(ctx.input as Record<string, unknown>, read);
+      const empty = Object.keys(ctx.input as object).length === 0;
+      record = empty ? read : await ctx.compiled.steps.update(ctx);
+    }
     if (!record) throw await lostRace(ctx, where);
     ctx.record = record;
     ctx.headers.ETag = etagOf(record);

@@ -16,6 +16,11 @@ export interface RunSteps {
   readonly scoped: boolean;
   /** Whether the resource declares a `prepare` step (else the input is written as validated). */
   readonly prepared: boolean;
+  /**
+   * Whether an update may skip reading the record first: none of `find`, `prepare` and `update`
+   * is the resource's own (any of them may look at the record read before the write).
+   */
+  readonly writesBlind: boolean;
   scope(
     ctx: Context,
   ): Filter<Record<string, unknown>> | undefined | Promise<Filter<Record<string, unknown>> | undefined>;
@@ -28,7 +33,7 @@ export interface RunSteps {
   render(record: Rec, ctx: Context): Record<string, unknown>;
 }
 
-type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'render'>;
+type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'writesBlind' | 'render'>;
 
 /** The default steps: each is one call of the resource's collection. */
 const DEFAULTS: Pick<RunSteps, StepName> = {
@@ -99,6 +104,7 @@ export function composeSteps(shown: readonly string[], declared: Partial<Steps>)
     ...(steps as unknown as Pick<RunSteps, StepName>),
     scoped: declared.scope !== undefined,
     prepared: declared.prepare !== undefined,
+    writesBlind: !declared.find && !declared.prepare && !declared.update,
     render: ownRender ? (record, ctx) => ownRender(record, ctx, render) as Record<string, unknown> : render,
   };
 }

@@ -10,7 +10,11 @@ import { type CaseHome, storeGroup } from './fixtures.js';
  * record: a deterministic stand-in for another writer acting between a read and a write.
  */
 function interleaving(store: Store) {
-  const hook: { between?: (inner: Collection) => Promise<unknown> } = {};
+  // `between`: after the next read; `beforeWrite`: just before the next update.
+  const hook: {
+    between?: (inner: Collection) => Promise<unknown>;
+    beforeWrite?: (inner: Collection) => Promise<unknown>;
+  } = {};
   const wrap = (inner: Collection): Collection => ({
     schema: inner.schema,
     list: (query) => inner.list(query),
@@ -22,7 +26,12 @@ function interleaving(store: Store) {
       return found;
     },
     create: (values) => inner.create(values),
-    update: (id, changes, where) => inner.update(id, changes, where),
+    update: async (id, changes, where) => {
+      const before = hook.beforeWrite;
+      hook.beforeWrite = undefined;
+      await before?.(inner);
+      return inner.update(id, changes, where);
+    },
     destroy: (id, where) => inner.destroy(id, where),
     transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
   });
@@ -73,8 +82,8 @@ export const lifecycleCases = storeGroup('lifecycle', {
       const shown = await callApi(api, { method: 'GET', path: `${path}/${id}` });
       expect(bookOf(shown)).toEqual({ id, name: 'Dune', author: `Other writer ${method}` });
     }
-    // Without If-Match, writes are not conditional: both changes stay.
-    hook.between = (inner) => inner.update(id, { author: 'Third writer' }, []);
+    // Without If-Match, writes are not conditional (and read nothing first): both changes stay.
+    hook.beforeWrite = (inner) => inner.update(id, { author: 'Third writer' }, []);
     const plain = await callApi(api, { method: 'PATCH', path: `${path}/${id}`, body: { name: 'Mine' } });
     expect(plain.status).toBe(200);
     expect(bookOf(await callApi(api, { method: 'GET', path: `${path}/${id}` }))).toEqual({
