@@ -12,6 +12,9 @@ import type { CollectionPlan, Db } from './collection-plan.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
 
+/** The column of a counted page that carries the total. */
+const TOTAL = 'resourcery_total';
+
 /** What a failed statement was doing, for the error's translation. */
 interface Doing {
   readonly destroying?: boolean;
@@ -47,14 +50,16 @@ export class SqlCollection implements Collection {
     const plan = this.#plan;
     return this.#run(async (db) => {
       const { columns, toRecord } = plan.listColumns(query);
-      const rows = await plan.listSelect(db, query, columns).execute();
+      let select = plan.listSelect(db, query, columns);
+      // The count rides along with the page, in the same round trip: a scalar subquery, which
+      // the database runs once (not per row). Only a page past the end needs a query of its own.
+      if (query.count) select = select.select(plan.countSelect(db, query).as(TOTAL));
+      const rows = await select.execute();
       const records = rows.map(toRecord);
       if (!query.count) return { records };
-      // A partial page that is not past the end tells the total without a second query (not
-      // after a keyset position: the records before it count too).
-      if (!query.after && rows.length < query.limit && (rows.length > 0 || query.offset === 0)) {
-        return { records, total: query.offset + rows.length };
-      }
+      const first = rows[0];
+      if (first) return { records, total: Number(first[TOTAL]) };
+      if (query.offset === 0 && !query.after) return { records, total: 0 };
       const { total } = await plan.countSelect(db, query).executeTakeFirstOrThrow();
       return { records, total: Number(total) };
     });
