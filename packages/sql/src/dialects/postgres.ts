@@ -2,6 +2,7 @@ import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resou
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
+import { preparePostgresStatements } from './statements.js';
 
 /** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
 const DATE_OID = 1082;
@@ -46,7 +47,10 @@ async function openPostgres(url: string, options: ConnectionOptions) {
   // client itself when it is checked out; without listeners either would kill the process. The
   // query in flight fails (503), the broken client leaves the pool, the next query reconnects.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    preparePostgresStatements(client);
+  });
   return pool;
 }
 

@@ -4,6 +4,7 @@ import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
 import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
+import { reuseSqliteStatements } from './statements.js';
 
 /** Locked by another process past the busy timeout, file missing or unwritable, disk full. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/;
@@ -26,7 +27,7 @@ async function openSqlite(path: string, options: ConnectionOptions) {
       // Opening the file reports it (SQLITE_CANTOPEN, a 503 until the folder can be written).
     }
   }
-  const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  const db = reuseSqliteStatements(new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }));
   try {
     db.pragma('journal_mode = WAL'); // readers never wait for the writer
     db.pragma('synchronous = FULL'); // a write answered 200 survives a crash of the machine, not only of the process

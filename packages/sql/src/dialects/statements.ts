@@ -1,0 +1,89 @@
+/**
+ * Statements prepared once and reused: the store's queries have few shapes (a show, a page of a
+ * given filter and order, an update of given columns), and Kysely compiles each to the same SQL
+ * text every time. Preparing that text again for every request costs CPU, in Node (SQLite's
+ * compiler runs in the process) or in the database server (PostgreSQL parses and plans it).
+ */
+
+/** How many distinct statements are kept per connection; past it, statements are prepared per use. */
+const MAX_STATEMENTS = 500;
+
+/** The part of better-sqlite3's `Database` that is cached. */
+interface SqliteDatabase {
+  prepare(source: string): { readonly busy: boolean };
+}
+
+/**
+ * Makes `db.prepare(sql)` answer the statement prepared earlier for the same text (Kysely's
+ * SQLite driver prepares every query it runs). A statement still iterating (a streamed query)
+ * is not shared: that use gets a statement of its own.
+ *
+ * @example
+ * ```ts
+ * const db = reuseSqliteStatements(new Database('books.sqlite'));
+ * ```
+ */
+export function reuseSqliteStatements<T extends SqliteDatabase>(db: T): T {
+  const prepare = db.prepare.bind(db);
+  const statements = new Map<string, ReturnType<T['prepare']>>();
+  db.prepare = ((source: string) => {
+    let statement = statements.get(source);
+    if (statement === undefined || statement.busy) {
+      statement = prepare(source) as ReturnType<T['prepare']>;
+      if (statements.size < MAX_STATEMENTS) statements.set(source, statement);
+    }
+    return statement;
+  }) as T['prepare'];
+  return db;
+}
+
+/** The part of pg's `Client` that is wrapped. */
+interface PgClient {
+  query(...args: never[]): unknown;
+}
+
+/** pg's connection, which remembers the statements it has prepared (not in pg's types). */
+type Prepared = { connection?: { parsedStatements?: Record<string, string> } };
+
+/** Statements worth preparing: the store's reads and writes, not DDL or transaction control. */
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\s/i;
+
+/** Statement names by SQL text, shared by every connection (each prepares a name once, when first used). */
+const names = new Map<string, string>();
+
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_STATEMENTS && DATA_STATEMENT.test(text)) {
+    name = `resourcery_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Makes the client run the store's statements as named prepared statements: PostgreSQL parses
+ * and plans each text once per connection instead of once per query. Queries with a
+ * config object or a callback are left as they are.
+ *
+ * @example
+ * ```ts
+ * pool.on('connect', (client) => preparePostgresStatements(client));
+ * ```
+ */
+export function preparePostgresStatements(client: PgClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  const prepared = (name: string, text: string, values: unknown[]) =>
+    query({ name, text, values }).catch(async (error: { code?: string }) => {
+      // A table changed under the statement (its result columns changed type): PostgreSQL
+      // refuses to run it again (0A000, before running anything), so it is prepared anew.
+      if (error?.code !== '0A000') throw error;
+      await query(`DEALLOCATE ${name}`);
+      delete (client as Prepared).connection?.parsedStatements?.[name];
+      return query({ name, text, values });
+    });
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? nameOf(text) : undefined;
+    return name === undefined ? query(...args) : prepared(name, text as string, values as unknown[]);
+  }) as PgClient['query'];
+}
