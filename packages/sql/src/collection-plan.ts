@@ -12,6 +12,7 @@ import type { Reference, StoreCatalog } from './catalog.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { FilterSql } from './filter-sql.js';
 import { RowCodec } from './row-mapping.js';
+import { Shapes } from './shapes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time, from the declaration
 export type Db = Kysely<any>;
@@ -40,6 +41,8 @@ export class CollectionPlan {
   readonly table: string;
   readonly codec: RowCodec;
   readonly filters: FilterSql;
+  /** The collection's statements, compiled once per shape. */
+  readonly shapes = new Shapes();
   readonly #uuidIds: boolean;
   /** The filters of the other collections that relation filters reach, made when first needed. */
   readonly #related = new Map<CollectionSchema, FilterSql>();
@@ -124,7 +127,8 @@ export class CollectionPlan {
     const { after, order } = query;
     if (after) select = select.where((eb) => this.filters.after(eb, order, after));
     select = this.#ordered(select, order).limit(query.limit);
-    return query.offset > 0 ? select.offset(query.offset) : select;
+    // `!== 0`: in a statement's template (shapes.ts) the offset is a slot.
+    return query.offset !== 0 ? select.offset(query.offset) : select;
   }
 
   /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */

@@ -9,6 +9,7 @@ import {
   type StoredValue,
 } from '@resourcery/core/store';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { Slot } from './shapes.js';
 
 /** Turns a column's (non-null) value as the driver answers it into the record's canonical form. */
 type Reader = (value: unknown) => StoredValue;
@@ -165,7 +166,10 @@ export class RowCodec {
 
   /** A value of `field` as a query parameter. */
   toParameter(field: string, value: Scalar): unknown {
-    return value === null ? null : (this.#writers.get(field) as Writer)(value);
+    if (value === null) return null;
+    const writer = this.#writers.get(field) as Writer;
+    // A statement's template (see shapes.ts) writes its values when each call fills them in.
+    return (value as unknown) instanceof Slot ? (value as unknown as Slot).through(writer) : writer(value);
   }
 
   /**

@@ -10,7 +10,16 @@ import {
 } from '@resourcery/core/store';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
+import { conditionShape, listShape, listWithValues, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
+
+/** The columns with the given values, in their order (a statement's slots or a call's values). */
+function named(columns: Record<string, unknown>, values: readonly unknown[]): Record<string, unknown> {
+  const filled: Record<string, unknown> = {};
+  let index = 0;
+  for (const name of Object.keys(columns)) filled[name] = values[index++];
+  return filled;
+}
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
@@ -50,11 +59,15 @@ export class SqlCollection implements Collection {
     const plan = this.#plan;
     return this.#run(async (db) => {
       const { columns, toRecord } = plan.listColumns(query);
-      let select = plan.listSelect(db, query, columns);
-      // The count rides along with the page, in the same round trip: a scalar subquery, which
-      // the database runs once (not per row). Only a page past the end needs a query of its own.
-      if (query.count) select = select.select(plan.countSelect(db, query).as(TOTAL));
-      const rows = await select.execute();
+      const shape = listShape(query, columns);
+      const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
+        const filled = shape ? listWithValues(query, values) : query;
+        const select = plan.listSelect(db, filled, columns);
+        // The count rides along with the page, in the same round trip: a scalar subquery, which
+        // the database runs once (not per row). Only a page past the end needs a query of its own.
+        return filled.count ? select.select(plan.countSelect(db, filled).as(TOTAL)) : select;
+      });
+      const { rows } = await db.executeQuery<Record<string, unknown>>(statement);
       const records = rows.map(toRecord);
       if (!query.count) return { records };
       const first = rows[0];
@@ -77,8 +90,15 @@ export class SqlCollection implements Collection {
     return this.#run(
       async (db) => {
         if (plan.dialect.supportsReturning) {
-          const insert = empty ? db.insertInto(plan.table).defaultValues() : db.insertInto(plan.table).values(columns);
-          return plan.codec.toRecord(await insert.returning(plan.codec.columns).executeTakeFirstOrThrow());
+          const shape = writeShape('create', columns, 0, []);
+          const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
+            const insert = empty
+              ? db.insertInto(plan.table).defaultValues()
+              : db.insertInto(plan.table).values(named(columns, values));
+            return insert.returning(plan.codec.columns);
+          });
+          const { rows } = await db.executeQuery<Record<string, unknown>>(statement);
+          return plan.codec.toRecord(rows[0] as Record<string, unknown>);
         }
         // No RETURNING (MySQL): read the row back in the same transaction. MySQL has no DEFAULT
         // VALUES either; a NULL id takes the next AUTO_INCREMENT.
@@ -108,7 +128,20 @@ export class SqlCollection implements Collection {
             .set(columns)
             .where((eb) => plan.matches(eb, where, id));
         if (plan.dialect.supportsReturning) {
-          const row = await update(db).returning(plan.codec.columns).executeTakeFirst();
+          const shape = writeShape('update', columns, id, where);
+          const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
+            const count = Object.keys(columns).length;
+            return db
+              .updateTable(plan.table)
+              .set(shape ? named(columns, values) : columns)
+              .where((eb) =>
+                shape
+                  ? plan.matches(eb, withValues(where, values, count + 1), values[count] as Id)
+                  : plan.matches(eb, where, id),
+              )
+              .returning(plan.codec.columns);
+          });
+          const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
           return row && plan.codec.toRecord(row);
         }
         return this.#atomic(db, async (tx) => {
@@ -208,11 +241,16 @@ export class SqlCollection implements Collection {
 
   async #selectOne(db: Db, id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const plan = this.#plan;
-    const row = await db
-      .selectFrom(plan.table)
-      .select(plan.codec.columns)
-      .where((eb) => plan.matches(eb, where, id))
-      .executeTakeFirst();
+    const shape = conditionShape(where);
+    const statement = plan.shapes.compiled(shape && `find:${shape.key}`, [id, ...(shape?.values ?? [])], (values) =>
+      db
+        .selectFrom(plan.table)
+        .select(plan.codec.columns)
+        .where((eb) =>
+          shape ? plan.matches(eb, withValues(where, values, 1), values[0] as Id) : plan.matches(eb, where, id),
+        ),
+    );
+    const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
     return row && plan.codec.toRecord(row);
   }
 }

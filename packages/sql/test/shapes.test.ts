@@ -1,0 +1,114 @@
+import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { sqlStore } from '../src/index.js';
+import { listShape, Shapes } from '../src/shapes.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a table known only here
+const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+afterAll(() => db.destroy());
+
+const query: ListQuery = {
+  where: [{ field: 'author', values: ['Le Guin'] }],
+  order: [
+    { field: 'name', direction: 'desc' },
+    { field: 'id', direction: 'desc' },
+  ],
+  limit: 20,
+  offset: 40,
+  count: true,
+};
+
+describe('statements compiled once per shape', () => {
+  it('compiles a shape once (and checks the template against the call), then only fills in values', () => {
+    const shapes = new Shapes();
+    let builds = 0;
+    const build = (values: readonly unknown[]) => {
+      builds++;
+      return db
+        .selectFrom('books')
+        .selectAll()
+        .where('id', '=', values[0])
+        .limit(values[1] as number);
+    };
+    const first = shapes.compiled('find', [1, 5], build);
+    expect(builds).toBe(2);
+    const second = shapes.compiled('find', [7, 9], build);
+    expect(builds).toBe(2);
+    expect(second.sql).toBe(first.sql);
+    expect(second.parameters).toEqual([7, 9]);
+  });
+
+  it('builds for each call a shape whose builder looks at the values', () => {
+    const shapes = new Shapes();
+    let builds = 0;
+    const build = (values: readonly unknown[]) => {
+      builds++;
+      const select = db.selectFrom('books').selectAll();
+      return typeof values[0] === 'number' && values[0] > 10 ? select.where('id', '>', values[0]) : select;
+    };
+    expect(shapes.compiled('looks', [20], build).parameters).toEqual([20]);
+    expect(shapes.compiled('looks', [3], build).parameters).toEqual([]);
+    expect(shapes.compiled('looks', [30], build).parameters).toEqual([30]);
+    expect(builds).toBe(4); // the template and the call's own, then one per call
+  });
+
+  it('keys list queries by everything their SQL depends on, not by their values', () => {
+    const columns = ['id', 'name', 'author'];
+    const key = (changes: Partial<ListQuery>) => listShape({ ...query, ...changes }, columns)?.key;
+    expect(key({ where: [{ field: 'author', values: ['Butler'] }], limit: 50, offset: 90 })).toBe(key({}));
+    expect(key({ offset: 0 })).not.toBe(key({}));
+    expect(key({ count: false })).not.toBe(key({}));
+    expect(key({ where: [{ field: 'author', values: [null] }] })).not.toBe(key({}));
+    expect(key({ where: [{ field: 'author', values: ['a', 'b'] }] })).not.toBe(key({}));
+    expect(key({ where: [{ field: 'author', op: 'gt', values: ['a'] }] })).not.toBe(key({}));
+    expect(key({ order: [{ field: 'id', direction: 'asc' }] })).not.toBe(key({}));
+    expect(key({ where: [{ field: 'name', op: 'prefix', values: ['The'] }] })).toBeUndefined();
+    expect(key({ perGroup: { field: 'author', limit: 3 } })).toBeUndefined();
+  });
+
+  it('answers the same records through a kept shape as through a fresh one', async () => {
+    const schema: CollectionSchema = {
+      name: 'shapes_books',
+      attributes: [
+        { name: 'id', type: 'integer', nullable: false },
+        { name: 'name', type: 'string', nullable: false },
+        { name: 'price', type: 'decimal', nullable: true, scale: 2 },
+      ],
+      indexed: [],
+    };
+    const compiled = vi.spyOn(Shapes.prototype, 'compiled');
+    const store = sqlStore('sqlite::memory:');
+    await store.init([schema]);
+    const books = store.collection(schema);
+    for (const [name, price] of [
+      ['A', '1.50'],
+      ['B', '12.00'],
+      ['C', null],
+      ['D', '12.00'],
+    ] as const) {
+      await books.create({ name, price });
+    }
+    const page = (price: string, offset: number) =>
+      books.list({
+        where: [{ field: 'price', op: 'gte', values: [price] }],
+        order: [{ field: 'id', direction: 'asc' }],
+        limit: 1,
+        offset,
+        count: true,
+      });
+    // The decimal goes through the column's writer (scaled) in the kept statement as well.
+    expect(await page('2', 1)).toEqual({ records: [{ id: 4, name: 'D', price: '12.00' }], total: 2 });
+    expect(await page('1', 2)).toEqual({ records: [{ id: 4, name: 'D', price: '12.00' }], total: 3 });
+    expect(await books.update(2, { price: '3.25' }, [])).toEqual({ id: 2, name: 'B', price: '3.25' });
+    expect(await books.update(3, { price: '4.00' }, [{ field: 'name', values: ['C'] }])).toMatchObject({ id: 3 });
+    expect(await books.update(1, { price: '5.00' }, [{ field: 'name', values: ['Z'] }])).toBeUndefined();
+    expect(await books.find(3, [])).toEqual({ id: 3, name: 'C', price: '4.00' });
+    // Kept: two creates (a price and none), the page, two updates (with and without conditions), the find.
+    const shapes = new Set(compiled.mock.contexts as Shapes[]);
+    expect([...shapes].map((each) => each.size)).toEqual([6]);
+    compiled.mockRestore();
+    await store.close();
+  });
+});
