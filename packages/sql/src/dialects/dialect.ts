@@ -24,6 +24,19 @@ export interface ConnectionOptions {
   readonly connectTimeoutMs?: number;
   /** SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. */
   readonly busyTimeoutMs?: number;
+  /**
+   * SQLite (WAL mode): when a commit reaches the disk. `'full'` (the default) flushes the log at
+   * every commit: an answered write survives a crash of the process and of the machine (power
+   * loss, kernel panic). `'normal'` flushes only at checkpoints: an answered write survives a
+   * crash of the process, but the last commits before a crash of the machine may be lost (the
+   * database stays consistent). docs/performance.md measures both.
+   *
+   * @example
+   * ```ts
+   * sqlStore('sqlite:data/cache.sqlite', { synchronous: 'normal' });
+   * ```
+   */
+  readonly synchronous?: 'full' | 'normal';
 }
 
 /** The fields of a driver's error that the dialects read (pg, mysql2, better-sqlite3, Node sockets). */

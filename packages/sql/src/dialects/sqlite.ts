@@ -30,7 +30,8 @@ async function openSqlite(path: string, options: ConnectionOptions) {
   const db = reuseSqliteStatements(new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }));
   try {
     db.pragma('journal_mode = WAL'); // readers never wait for the writer
-    db.pragma('synchronous = FULL'); // a write answered 200 survives a crash of the machine, not only of the process
+    // FULL: a write answered 200 survives a crash of the machine, not only of the process.
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON'); // off by default, and per connection
   } catch (error) {
     db.close();
