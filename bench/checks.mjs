@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { contractOwnAnswer } from './contenders/by-hand/dialect.mjs';
 import { AUTHORS, FILTER_AUTHOR, makeBooks } from './data.mjs';
+import { baselineOf, NOCOUNT, takesPart } from './scenarios.mjs';
 
 /** Headers whose values must match; others (Date, Content-Length, Connection...) may differ. */
 const KEY_HEADERS = ['content-type', 'x-total-count', 'link', 'location', 'allow'];
@@ -12,9 +13,18 @@ const json = (body, type = 'application/json') => ({ headers: { 'content-type': 
 const raw = (body, type) => ({ headers: type ? { 'content-type': type } : {}, body });
 const get = (path) => ({ method: 'GET', path });
 
+/** One request of each timed scenario, tagged with it (judged among its contenders, must succeed). */
+const timed = (scenarios, path = (same) => same) =>
+  scenarios.map((scenario) => {
+    const request = scenario.request();
+    return { ...request, path: path(request.path), scenario: scenario.name, timed: true };
+  });
+
 /**
  * The checked requests over `books` seeded records. Writes come in an order that leaves the
- * seeded ids 1..books in place, so the timed scenarios find every id they ask for.
+ * seeded ids 1..books in place, so the timed scenarios find every id they ask for. Requests
+ * tagged with a `scenario` are judged among that scenario's contenders against its baseline;
+ * with the `count=false` scenario come a few more lists without a count.
  */
 export function checkRequests({ books, scenarios }) {
   const n = books;
@@ -43,6 +53,17 @@ export function checkRequests({ books, scenarios }) {
     get(`/api/books?filter[name]=${someName}&sort=-id`),
     get('/api/books?sort=name,-id&per_page=3&foo=bar&page=2'),
     get('/api/books?filter%5Bauthor%5D=Ann+Banks&per_page=2'),
+    ...(scenarios.some(({ name }) => name === NOCOUNT)
+      ? [
+          get('/api/books?count=false'),
+          get(`/api/books?page=${lastPage}&per_page=25&count=false`),
+          get(`/api/books?page=${lastPage - 1}&per_page=25&count=false`),
+          get('/api/books?page=99999&count=false'),
+          get(`/api/books?filter[author][]=${a}&filter[author][]=${b}&sort=author,-name&page=2&per_page=7&count=false`),
+          get('/api/books?count=maybe'),
+          get('/api/books?count=false&count=false'),
+        ].map((request) => ({ ...request, scenario: NOCOUNT }))
+      : []),
     // index: refused queries
     get('/api/books?filter[nope]=1'),
     get('/api/books?filter[id]=x'),
@@ -91,7 +112,7 @@ export function checkRequests({ books, scenarios }) {
     get('/api/nothing'),
     get('/api/books/1/extra'),
     // one request of each timed scenario, then the state the writes left
-    ...scenarios.map((scenario) => ({ ...scenario.request(), scenario: scenario.name })),
+    ...timed(scenarios),
     get('/api/books?per_page=100'),
     get(`/api/books/${n + 2}`),
   ];
@@ -104,19 +125,19 @@ export function checkRequests({ books, scenarios }) {
  * same order, same total), since headers and error shapes differ between the APIs.
  */
 export function commonRequests({ books, scenarios }) {
-  const fixed = (path) => path.replace(/^\/api\/books\/\d+$/, '/api/books/5');
   return [
-    ...scenarios.map((scenario) => {
-      const request = scenario.request();
-      return { ...request, path: fixed(request.path), scenario: scenario.name };
-    }),
+    ...timed(scenarios, (path) => path.replace(/^\/api\/books\/\d+$/, '/api/books/5')),
     get('/api/books/5'),
     get(`/api/books/${books + 1}`),
     get('/api/books?per_page=100'),
   ];
 }
 
-/** What a contender answered, reduced to what must match. `detail` is prose, so it may differ. */
+/**
+ * What a contender answered, reduced to what must match. `detail` and the messages of a 422's
+ * `errors` are prose (the library words class-validator's messages its own way), so they may
+ * differ: the fields `errors` names, and how many messages each, must not.
+ */
 export async function answer(port, request) {
   const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
     method: request.method,
@@ -133,7 +154,11 @@ export async function answer(port, request) {
   let body = text;
   if (/json/.test(headers['content-type'] ?? '')) {
     body = JSON.parse(text);
-    if (headers['content-type'].startsWith('application/problem+json')) delete body.detail;
+    if (headers['content-type'].startsWith('application/problem+json')) {
+      delete body.detail;
+      const count = (messages) => (Array.isArray(messages) ? messages.length : 1);
+      if (body.errors) body.errors = Object.fromEntries(Object.entries(body.errors).map(([f, m]) => [f, count(m)]));
+    }
   }
   return { status: response.status, headers, body };
 }
@@ -159,53 +184,65 @@ function show(value) {
 }
 
 /**
- * Sends the checks to the servers (`[{ name, port, dialect? }]`) and compares each answer with
- * the baseline's: first {@link commonRequests} to every server (translated by its `dialect` and
- * reduced to records, order and total), then {@link checkRequests}, the whole contract, to the
- * servers that speak it (no `dialect`). Answers the number of requests checked; throws with the
- * first differences. Without a baseline, only the timed scenarios' requests are checked (they
- * must succeed).
+ * Sends the checks to the servers (`[{ name, port, dialect?, scenarios? }]`) and compares each
+ * answer with the baseline's: first {@link commonRequests} to every server (translated by its
+ * `dialect` and reduced to records, order and total), then {@link checkRequests}, the whole
+ * contract, to the servers that speak it (no `dialect`). Every server gets every request, so that
+ * their data stay alike, but a request of a scenario is judged among the contenders of that
+ * scenario against its baseline (scenarios.mjs), and any other among the contenders timed in
+ * every scenario against the run's baseline. Answers the number of answers judged; throws with
+ * the first differences. Without a baseline, only the timed scenarios' requests are checked
+ * (they must succeed).
  */
 export async function verify(servers, baselineName, { books, scenarios }) {
-  const baseline = servers.find((server) => server.name === baselineName);
+  const names = servers.map((server) => server.name);
+  const scenarioNamed = new Map(scenarios.map((scenario) => [scenario.name, scenario]));
+  const judging = ({ scenario: name }) => {
+    const scenario = scenarioNamed.get(name);
+    if (!scenario) return { reference: baselineName, judged: (server) => !server.scenarios };
+    const reference = baselineOf(scenario, names, baselineName);
+    return { reference, judged: (server) => takesPart(server, scenario, names, baselineName) };
+  };
   const problems = [];
+  let judgedAnswers = 0;
   const compare = async (requests, taking, reduce) => {
     for (const request of requests) {
+      const { reference, judged } = judging(request);
       const answers = [];
       for (const server of taking) {
         const sent = server.dialect ? server.dialect.translate(request) : request;
-        answers.push({ server, got: reduce(server, request, await answer(server.port, sent)) });
+        const raw = await answer(server.port, sent);
+        if (judged(server)) answers.push({ server, raw, got: reduce(server, request, raw) });
       }
+      judgedAnswers += answers.length;
       const label = `${request.method} ${request.path}`;
-      for (const { server, got } of answers) {
-        if (request.scenario && (got.status < 200 || got.status > 299)) {
+      for (const { server, raw } of answers) {
+        if (request.timed && (raw.status < 200 || raw.status > 299)) {
           problems.push(
-            `${server.name}: scenario ${request.scenario} (${label}) answered ${got.status}: ${show(got.body)}`,
+            `${server.name}: scenario ${request.scenario} (${label}) answered ${raw.status}: ${show(raw.body)}`,
           );
         }
       }
-      if (!baseline) continue;
-      const expected = answers.find(({ server }) => server === baseline).got;
+      const expected = answers.find(({ server }) => server.name === reference)?.got;
+      if (!expected) continue;
       for (const { server, got } of answers) {
-        if (server === baseline || isDeepStrictEqual(got, expected)) continue;
+        if (server.name === reference || isDeepStrictEqual(got, expected)) continue;
         problems.push(
-          `${label}\n  ${baseline.name}: ${show(expected)}\n  ${server.name}: ${show(got)}`.replace(/\n/g, '\n    '),
+          `${label}\n  ${reference}: ${show(expected)}\n  ${server.name}: ${show(got)}`.replace(/\n/g, '\n    '),
         );
       }
     }
   };
   // First every contender, on what they all do, reduced to the records and totals...
-  const common = commonRequests({ books, scenarios });
-  await compare(common, servers, (server, request, got) =>
+  await compare(commonRequests({ books, scenarios }), servers, (server, request, got) =>
     server.dialect ? server.dialect.normalize(request, got) : contractOwnAnswer(request, got),
   );
   // ...then everything the contract says, among the contenders that speak it.
-  const requests = checkRequests({ books, scenarios });
   const speaking = servers.filter((server) => !server.dialect);
-  await compare(requests, speaking, (_server, _request, got) => got);
+  await compare(checkRequests({ books, scenarios }), speaking, (_server, _request, got) => got);
   if (problems.length > 0) {
     const listed = problems.slice(0, 5).join('\n  ');
     throw new Error(`The contenders do not answer alike (${problems.length} differences):\n  ${listed}`);
   }
-  return common.length * servers.length + requests.length * speaking.length;
+  return judgedAnswers;
 }

@@ -1,16 +1,18 @@
-// Child process entry: `node bench/server.mjs <contender> <books>`. Loads the contender from
-// bench/contenders/<name>.mjs, lets it build its server over the generated books, and tells the
-// parent the port over IPC. Then it obeys the parent's messages, answering each with
-// `{ type: 'done', id, result }`: `cpu` answers the CPU time the server used so far (µs, user +
-// system: this process's, or the contender's own child's when it runs another runtime); `profile-start` and `profile-stop` (with a `file` to write the V8 CPU profile to)
-// bracket the timed rounds of one scenario; `stop` closes the server and exits.
+// Child process entry: `node bench/server.mjs <contender> <books> [db]`. Loads the contender from
+// bench/contenders/<name>.mjs, lets it build its server over the generated books (kept in `db`,
+// run.mjs's `--db`: memory, postgres or sqlite), and tells the parent the port over IPC. Then it
+// obeys the parent's messages, answering each with `{ type: 'done', id, result }`: `cpu` answers
+// the CPU time the server used so far (µs, user + system: this process's, or the contender's own
+// child's when it runs another runtime); `profile-start` and `profile-stop` (with a `file` to
+// write the V8 CPU profile to) bracket the timed rounds of one scenario; `stop` closes the server
+// and exits.
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { makeBooks } from './data.mjs';
 
-const [name, count] = process.argv.slice(2);
+const [name, count, db = 'memory'] = process.argv.slice(2);
 const { default: contender } = await import(`./contenders/${name}.mjs`);
-const server = await contender.start({ books: makeBooks(Number(count)) });
+const server = await contender.start({ books: makeBooks(Number(count)), db });
 let session;
 
 const commands = {

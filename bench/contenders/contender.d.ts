@@ -4,12 +4,32 @@ export interface SeedBook {
   author: string;
 }
 
+/** Where a contender keeps the books: `node bench/run.mjs --db <kind>`. */
+export type DatabaseKind = 'memory' | 'postgres' | 'sqlite';
+
 /** A running server on 127.0.0.1. */
 export interface RunningServer {
   port: number;
   close(): Promise<void>;
   /** CPU time (µs) of the process that serves, when it is not this one (a Bun child). */
   cpu?(): number;
+}
+
+/** A request as the scenarios and checks make it. */
+export interface BenchRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/**
+ * How a contender whose API has another shape is spoken to: `translate` turns a contract request
+ * into its own, `normalize` reduces its answer to `{ status, body, total }` in the contract's shape.
+ */
+export interface Dialect {
+  translate(request: BenchRequest): BenchRequest;
+  normalize(request: BenchRequest, got: { status: number; headers: Record<string, string>; body: unknown }): unknown;
 }
 
 /**
@@ -21,5 +41,14 @@ export interface Contender {
   name: string;
   /** One line for the report. */
   description: string;
-  start(options: { books: SeedBook[] }): Promise<RunningServer>;
+  /**
+   * The `--db` kinds it runs on (default `['memory']`). On `postgres` and `sqlite` it makes its
+   * own fresh database with lib/databases.mjs (`seededDatabase(name, db, books)`).
+   */
+  dbs?: DatabaseKind[];
+  /** The only scenarios it is timed (and judged) in, when not all (a baseline of one scenario). */
+  scenarios?: string[];
+  /** Its API's shape, when not the contract's (see by-hand/dialect.mjs). */
+  dialect?: Dialect;
+  start(options: { books: SeedBook[]; db: DatabaseKind }): Promise<RunningServer>;
 }

@@ -6,76 +6,9 @@
 // this baseline does not do, and docs/performance.md says so.
 import express from 'express';
 import { serve } from '../lib/serve.mjs';
-import {
-  BookStore,
-  notFound,
-  Problem,
-  paginationHeaders,
-  parseId,
-  parseListQuery,
-  validateBook,
-} from './by-hand/books.mjs';
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i;
-
-function rawQueryOf(req) {
-  const mark = req.url.indexOf('?');
-  return mark === -1 ? '' : req.url.slice(mark + 1);
-}
-
-function sendProblem(res, problem) {
-  res.status(problem.status);
-  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.end(JSON.stringify(problem));
-}
-
-/** The body parsed by express.json(); 415 when the request was not JSON, 400 when it was empty. */
-function jsonBody(req) {
-  if (req.body === undefined && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-    throw new Problem(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json)', {
-      headers: { 'Accept-Patch': 'application/json' },
-    });
-  }
-  if (req.body === undefined || req.headers['content-length'] === '0') {
-    throw new Problem(400, 'malformed_body', 'The request body is empty: send a JSON object');
-  }
-  return req.body;
-}
-
-function methodNotAllowed(allow) {
-  return (req, res) => {
-    if (req.method === 'OPTIONS') {
-      res.status(204).setHeader('Allow', allow);
-      return res.end();
-    }
-    sendProblem(
-      res,
-      new Problem(405, 'method_not_allowed', `${req.method} is not allowed on ${req.originalUrl}; allowed: ${allow}`, {
-        headers: { Allow: allow },
-      }),
-    );
-  };
-}
-
-/** Express errors (body-parser's 400/413/415 and our own problems) as problem+json. */
-function problemFrom(error) {
-  if (error instanceof Problem) return error;
-  switch (error?.type) {
-    case 'entity.parse.failed':
-      return new Problem(400, 'malformed_body', `The request body is not valid JSON: ${error.message}`);
-    case 'entity.too.large':
-      return new Problem(413, 'payload_too_large', 'The request body is larger than the limit of 1048576 bytes', {
-        headers: { Connection: 'close' },
-      });
-    case 'charset.unsupported':
-    case 'encoding.unsupported':
-      return new Problem(415, 'unsupported_media_type', error.message);
-  }
-  console.error(error);
-  return new Problem(500, 'internal_error', 'An unexpected error occurred; it has been logged');
-}
+import { notFound, paginationHeaders, parseId, parseListQuery, validateBook } from './by-hand/books.mjs';
+import { JSON_TYPES, jsonBody, methodNotAllowed, problemFrom, rawQueryOf, sendProblem } from './by-hand/express.mjs';
+import { BookStore } from './by-hand/memory-store.mjs';
 
 export function createBaselineApp(store) {
   const findBook = (req) => {

@@ -7,7 +7,7 @@ import express, { errorHandler, json, rest } from '@feathersjs/express';
 import { feathers } from '@feathersjs/feathers';
 import { MemoryService } from '@feathersjs/memory';
 import { serve } from '../lib/serve.mjs';
-import { contractAnswer, translateList } from './by-hand/dialect.mjs';
+import { feathersDialect } from './by-hand/dialect.mjs';
 
 /** @type {import('./contender.d.ts').Contender} */
 export default {
@@ -25,19 +25,5 @@ export default {
     for (const book of books) await service.create(book);
     return serve(app);
   },
-  dialect: {
-    /** `?page=3&per_page=25&filter[author]=A&sort=-name` → `?author=A&$sort[name]=-1&$sort[id]=1&$limit=25&$skip=50`. */
-    translate(request) {
-      return translateList(request, ({ where, order, page, perPage }) => {
-        const params = [];
-        for (const { field, values } of where) params.push(`${field}=${encodeURIComponent(values[0])}`);
-        for (const { field, descending } of order) params.push(`$sort[${field}]=${descending ? -1 : 1}`);
-        params.push(`$limit=${perPage}`, `$skip=${(page - 1) * perPage}`);
-        return params.join('&');
-      });
-    },
-    normalize(request, got) {
-      return contractAnswer(request, got, (body) => ({ records: body.data, total: body.total }));
-    },
-  },
+  dialect: feathersDialect,
 };

@@ -4,7 +4,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import { serve } from '../lib/serve.mjs';
 import {
-  BookStore,
   COLLECTION,
   COLLECTION_ALLOW,
   JSON_TYPE,
@@ -17,6 +16,7 @@ import {
   parseListQuery,
   validateBook,
 } from './by-hand/books.mjs';
+import { BookStore } from './by-hand/memory-store.mjs';
 
 function send(res, status, body, headers = {}) {
   if (body === undefined) {

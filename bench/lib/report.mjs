@@ -2,16 +2,18 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /**
  * The results as a Markdown table, one row per scenario and contender: median requests per
- * second, p99 latency and server CPU per request, the spread of requests per second over the
- * rounds, and the two ratios to the baseline (see lib/stats.mjs).
+ * second, p99 latency, server CPU per request (and the database server's, when measured), the
+ * spread of requests per second over the rounds, and the two ratios to the scenario's baseline
+ * (see lib/stats.mjs; `–` where there is none).
  */
-export function markdownTable(results, baseline) {
-  const hasBaseline = results.some((row) => row.contender === baseline);
-  const head = [...HEAD];
+export function markdownTable(results) {
+  const hasBaseline = results.some((row) => row.ratio !== undefined);
+  const head = headOf(results);
   if (hasBaseline) head.push('req/s ratio', 'CPU ratio');
-  return table(head, results, (row) =>
-    hasBaseline ? [`${row.ratio.toFixed(2)}x`, `${row.cpuRatio.toFixed(2)}x`] : [],
-  );
+  return table(head, results, (row) => {
+    if (!hasBaseline) return [];
+    return row.ratio === undefined ? ['–', '–'] : [`${row.ratio.toFixed(2)}x`, `${row.cpuRatio.toFixed(2)}x`];
+  });
 }
 
 /**
@@ -21,7 +23,7 @@ export function markdownTable(results, baseline) {
  */
 export function referenceTable(results, references, ratiosTo) {
   const against = references.map((reference) => new Map(ratiosTo(reference).map((row) => [row.contender, row])));
-  const head = [...HEAD, ...references.map((reference) => `vs ${reference} (req/s, CPU)`)];
+  const head = [...headOf(results), ...references.map((reference) => `vs ${reference} (req/s, CPU)`)];
   return table(head, results, (row) =>
     against.map((rows) => {
       const summary = rows.get(row.contender);
@@ -30,9 +32,15 @@ export function referenceTable(results, references, ratiosTo) {
   );
 }
 
-const HEAD = ['scenario', 'contender', 'req/s', 'p99 (ms)', 'CPU/req (µs)', 'spread'];
+const hasDbCpu = (results) => results.some((row) => row.dbCpu !== undefined);
+
+function headOf(results) {
+  const cpu = hasDbCpu(results) ? ['CPU/req (µs)', 'DB CPU/req (µs)'] : ['CPU/req (µs)'];
+  return ['scenario', 'contender', 'req/s', 'p99 (ms)', ...cpu, 'spread'];
+}
 
 function table(head, results, extraCells) {
+  const withDb = hasDbCpu(results);
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
   let previous;
   for (const row of results) {
@@ -42,6 +50,7 @@ function table(head, results, extraCells) {
       integer.format(row.rps),
       String(row.p99),
       integer.format(row.cpu),
+      ...(withDb ? [row.dbCpu === undefined ? '–' : integer.format(row.dbCpu)] : []),
       `±${Math.round((row.spread * 100) / 2)}%`,
       ...extraCells(row),
     ];
@@ -51,13 +60,25 @@ function table(head, results, extraCells) {
   return lines.join('\n');
 }
 
-/** What the columns of {@link markdownTable} mean, for the given run settings. */
-export function legend({ rounds, duration, baseline, connections }) {
-  return [
+/**
+ * What the columns of {@link markdownTable} mean, for the given run settings; `exceptions` lists
+ * the scenarios compared with another baseline than the run's (`[{ title, baseline }]`).
+ */
+export function legend({ rounds, duration, baseline, connections, db = 'memory' }, exceptions = []) {
+  const lines = [
     `req/s, p99 and CPU/req: medians of ${rounds} round(s) of ${duration} s each (${connections} connections);`,
     `CPU/req is the server process's CPU time (user + system) per request; spread: half the range`,
     `of the rounds' req/s, relative to the median. Ratios compare with ${baseline}, higher is better:`,
     `req/s ratio = contender / baseline, CPU ratio = baseline CPU/req / contender CPU/req, each the`,
     `median of the per-round ratios (each round times every contender back to back).`,
-  ].join('\n');
+  ];
+  if (db === 'postgres') {
+    lines.push(
+      `DB CPU/req: the PostgreSQL server processes' CPU time per request (the contender's own database's`,
+      `backends, plus the WAL writer, checkpointer...); the CPU ratio compares server + database CPU.`,
+    );
+  }
+  if (db === 'sqlite') lines.push('SQLite runs inside the server process: its CPU time is in CPU/req.');
+  for (const { title, baseline: own } of exceptions) lines.push(`"${title}" compares with ${own} instead.`);
+  return lines.join('\n');
 }

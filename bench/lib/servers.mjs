@@ -3,12 +3,13 @@ import { fork } from 'node:child_process';
 const SERVER = new URL('../server.mjs', import.meta.url);
 
 /**
- * Forks bench/server.mjs for one contender over `books` generated books and resolves once it
- * listens: `{ name, port, command(type, fields), stop() }`. `command` sends one of the
- * messages server.mjs obeys and resolves with its result when the child has carried it out.
+ * Forks bench/server.mjs for one contender over `books` generated books kept in `db` (memory,
+ * postgres, sqlite) and resolves once it listens: `{ name, port, command(type, fields), stop() }`.
+ * `command` sends one of the messages server.mjs obeys and resolves with its result when the
+ * child has carried it out.
  */
-export function startServer(name, books) {
-  const child = fork(SERVER, [name, String(books)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startServer(name, books, db = 'memory') {
+  const child = fork(SERVER, [name, String(books), db], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map();
   let next = 0;
   child.on('message', (message) => {

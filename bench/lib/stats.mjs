@@ -5,14 +5,18 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** CPU per request of one round: the server's, plus the database server's when it was measured. */
+const totalCpu = (entry) => entry.cpu + (entry.dbCpu ?? 0);
+
 /**
- * One scenario's rounds (`Map<contender, [{ rps, p99, cpu, ... }]>`, round `i` of every
+ * One scenario's rounds (`Map<contender, [{ rps, p99, cpu, dbCpu?, ... }]>`, round `i` of every
  * contender timed back to back) reduced to one row per contender: medians of requests per
- * second, p99 and server CPU per request; the spread of requests per second ((max - min) /
- * median); and two ratios to the baseline, both "higher is better": `ratio` of requests per
- * second and `cpuRatio`, the baseline's CPU per request over the contender's. Ratios are medians
- * of the per-round ratios: both runs of a round share the machine's load of that moment, so a
- * noisy neighbour slows both rather than one.
+ * second, p99, server CPU per request and (PostgreSQL) database CPU per request; the spread of
+ * requests per second ((max - min) / median); and two ratios to the baseline, both "higher is
+ * better": `ratio` of requests per second and `cpuRatio`, the baseline's CPU per request over the
+ * contender's (server plus database, where the database's is measured). Ratios are medians of
+ * the per-round ratios: both runs of a round share the machine's load of that moment, so a noisy
+ * neighbour slows both rather than one.
  */
 export function summarizeRounds(rounds, baseline) {
   const base = rounds.get(baseline);
@@ -25,9 +29,10 @@ export function summarizeRounds(rounds, baseline) {
       rps: middle,
       p99: median(list.map((entry) => entry.p99)),
       cpu: median(list.map((entry) => entry.cpu)),
+      ...(list[0].dbCpu === undefined ? {} : { dbCpu: median(list.map((entry) => entry.dbCpu)) }),
       spread: (Math.max(...rps) - Math.min(...rps)) / middle,
       ratio: perRound(list, (entry, reference) => entry.rps / reference.rps),
-      cpuRatio: perRound(list, (entry, reference) => reference.cpu / entry.cpu),
+      cpuRatio: perRound(list, (entry, reference) => totalCpu(reference) / totalCpu(entry)),
       rounds: list,
     };
   });

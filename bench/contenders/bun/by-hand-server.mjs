@@ -5,7 +5,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import { makeBooks } from '../../data.mjs';
 import {
-  BookStore,
   COLLECTION,
   COLLECTION_ALLOW,
   JSON_TYPE,
@@ -18,6 +17,7 @@ import {
   parseListQuery,
   validateBook,
 } from '../by-hand/books.mjs';
+import { BookStore } from '../by-hand/memory-store.mjs';
 
 function send(status, body, headers = {}) {
   if (body === undefined) return new Response(null, { status, headers });

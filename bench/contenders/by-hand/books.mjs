@@ -1,7 +1,7 @@
-// The books API's rules written out by hand, as a developer would without the library: a Map of
-// records, the contract's query syntax, the body checks and class-validator on the example's Book
-// class, problem+json bodies. Framework-neutral so that any hand-written contender (Express,
-// node:http) wires the same work into its routes.
+// The books API's rules written out by hand, as a developer would without the library: the
+// contract's query syntax, the body checks and class-validator on the example's Book class,
+// problem+json bodies. Framework- and store-neutral so that every hand-written contender (Express,
+// node:http, Bun; over memory-store.mjs or the SQL stores of sql-stores.mjs) does the same work.
 import { validate } from 'class-validator';
 import { Book } from '../../../examples/books/dist/book.js';
 
@@ -55,73 +55,6 @@ export function parseId(raw) {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
-// ---- storage ---------------------------------------------------------------------------------
-
-function compareStrings(a, b) {
-  // Code point order (the contract's order for every store): shift the surrogate range above
-  // U+E000-U+FFFF, which UTF-16 comparison would put it below.
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const fx = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
-      const fy = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
-      return fx - fy;
-    }
-  }
-  return a.length - b.length;
-}
-
-/** The books in memory: ids from 1, never reused. */
-export class BookStore {
-  records = new Map();
-  lastId = 0;
-
-  constructor(seed = []) {
-    for (const book of seed) this.insert(book);
-  }
-
-  get(id) {
-    return this.records.get(id);
-  }
-
-  insert({ name, author }) {
-    const book = { id: ++this.lastId, name, author };
-    this.records.set(book.id, book);
-    return book;
-  }
-
-  update(book, changes) {
-    return Object.assign(book, changes);
-  }
-
-  delete(id) {
-    return this.records.delete(id);
-  }
-
-  /** The page of books matching every condition, in order, and how many match. */
-  list({ where, order, page, perPage }) {
-    const matching = [];
-    for (const book of this.records.values()) {
-      let keep = true;
-      for (let i = 0; keep && i < where.length; i++) keep = where[i].values.includes(book[where[i].field]);
-      if (keep) matching.push(book);
-    }
-    matching.sort((a, b) => {
-      for (const { field, descending } of order) {
-        const x = a[field];
-        const y = b[field];
-        const result = typeof x === 'string' ? compareStrings(x, y) : x - y;
-        if (result !== 0) return descending ? -result : result;
-      }
-      return 0;
-    });
-    const offset = (page - 1) * perPage;
-    return { books: matching.slice(offset, offset + perPage), total: matching.length };
-  }
-}
-
 // ---- index query -----------------------------------------------------------------------------
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](\[\])?$/;
@@ -152,21 +85,26 @@ function convert(type, parameter, value) {
 }
 
 /**
- * `filter[a]=x`, `filter[a][]=x&filter[a][]=y`, `sort=a,-b`, `page`, `per_page` from a query
- * string parsed by `querystring.parse` (Express's `req.query`: repeated keys give arrays),
+ * `filter[a]=x`, `filter[a][]=x&filter[a][]=y`, `sort=a,-b`, `page`, `per_page`, `count` from a
+ * query string parsed by `querystring.parse` (Express's `req.query`: repeated keys give arrays),
  * checked as the contract says (400 for anything malformed or unknown); `id` ends every order.
+ * `count` (default true) says whether the total is wanted; only the SQL stores act on it.
  */
 export function parseListQuery(query) {
   const filters = new Map();
   let sort;
   let page = 1;
   let perPage = 25;
+  let count = true;
   for (const key in query) {
     const value = query[key];
-    if (key === 'sort' || key === 'page' || key === 'per_page') {
+    if (key === 'sort' || key === 'page' || key === 'per_page' || key === 'count') {
       if (Array.isArray(value)) throw invalidQuery(`${key} is given more than once`);
       if (key === 'page') page = positiveInteger(key, value);
-      else if (key === 'per_page') perPage = positiveInteger(key, value);
+      else if (key === 'count') {
+        if (value !== 'true' && value !== 'false') throw invalidQuery(`count must be true or false (got "${value}")`);
+        count = value === 'true';
+      } else if (key === 'per_page') perPage = positiveInteger(key, value);
       else {
         sort = value.split(',').map((entry) => {
           if (!SORT_KEY.test(entry)) throw invalidQuery(`sort must be a comma-separated list (got "${value}")`);
@@ -200,13 +138,23 @@ export function parseListQuery(query) {
   }
   if (!order.some(({ field }) => field === 'id')) order.push({ field: 'id', descending: false });
   if (perPage > MAX_PER_PAGE) throw invalidQuery(`per_page must be at most ${MAX_PER_PAGE} (got ${perPage})`);
-  return { where, order, page, perPage };
+  return { where, order, page, perPage, count };
 }
 
-/** `X-Total-Count` and the RFC 8288 `Link` header; each link keeps the other parameters. */
-export function paginationHeaders(url, rawQuery, page, perPage, total) {
+/**
+ * `X-Total-Count` and the RFC 8288 `Link` header; each link keeps the other parameters. Without
+ * a `total` (`count=false`) there is neither the count nor a `last` link, and `next` is there
+ * when `hasMore` (the store read one record past the page).
+ */
+export function paginationHeaders(url, rawQuery, page, perPage, total, hasMore = false) {
   const kept = rawQuery.split('&').filter((pair) => pair !== '' && pair !== 'page' && !pair.startsWith('page='));
   const href = (target) => `<${url}?${[...kept, `page=${target}`].join('&')}>`;
+  if (total === undefined) {
+    const links = [`${href(1)}; rel="first"`];
+    if (page > 1) links.push(`${href(page - 1)}; rel="prev"`);
+    if (hasMore) links.push(`${href(page + 1)}; rel="next"`);
+    return { Link: links.join(', ') };
+  }
   const last = Math.max(1, Math.ceil(total / perPage));
   const links = [`${href(1)}; rel="first"`];
   if (page > 1) links.push(`${href(Math.min(page - 1, last))}; rel="prev"`);
