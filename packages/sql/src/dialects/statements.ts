@@ -62,8 +62,8 @@ function nameOf(text: string): string | undefined {
 
 /**
  * Makes the client run the store's statements as named prepared statements: PostgreSQL parses
- * and plans each text once per connection instead of once per query. Queries with a
- * config object or a callback are left as they are.
+ * each text once per connection instead of once per query (and plans it for each run's values).
+ * Queries with a config object or a callback are left as they are.
  *
  * @example
  * ```ts
@@ -72,6 +72,11 @@ function nameOf(text: string): string | undefined {
  */
 export function preparePostgresStatements(client: PgClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  // After five runs PostgreSQL may switch a prepared statement to a generic plan, made without
+  // the values: for a filtered page it walks the sort index and discards most rows instead of
+  // reading the few that match. A plan per run keeps the parsing saved and the plans right.
+  // Sent first on the new connection; a server without the setting (before 12) keeps its own.
+  query('SET plan_cache_mode = force_custom_plan').catch(() => {});
   const prepared = (name: string, text: string, values: unknown[]) =>
     query({ name, text, values }).catch(async (error: { code?: string }) => {
       // A table changed under the statement (its result columns changed type): PostgreSQL
