@@ -2,7 +2,7 @@
 // @feathersjs/knex `KnexService` on a knex instance of `pg` (a pool of 10) or better-sqlite3 (WAL,
 // synchronous=FULL), paginated (default 25, max 100, so it counts like the others), no schema
 // validation. Feathers' API has another shape: its `dialect` (by-hand/dialect.mjs) translates.
-import { POOL_SIZE, seededDatabase } from '../lib/databases.mjs';
+import { POOL_SIZE, SQLITE_SYNCHRONOUS, seededDatabase } from '../lib/databases.mjs';
 import { serve } from '../lib/serve.mjs';
 import { feathersDialect } from './by-hand/dialect.mjs';
 
@@ -19,7 +19,7 @@ function knexConfig(database) {
     pool: {
       afterCreate(connection, done) {
         connection.pragma('journal_mode = WAL');
-        connection.pragma('synchronous = FULL');
+        connection.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
         done(null, connection);
       },
     },

@@ -5,7 +5,7 @@ import { compiledResource } from '@resourcery/core/adapter';
 import { sqlStore } from '@resourcery/sql';
 import { createApp } from '../../examples/books/dist/app.js';
 import { books as bookResource } from '../../examples/books/dist/book.js';
-import { freshDatabase, seedBooks } from '../lib/databases.mjs';
+import { freshDatabase, SQLITE_SYNCHRONOUS, seedBooks } from '../lib/databases.mjs';
 import { serve } from '../lib/serve.mjs';
 
 /**
@@ -20,7 +20,7 @@ export async function librarySqlStore(name, { books, db }) {
   await setup.init(schemas);
   await setup.close();
   await seedBooks(database, books);
-  const store = sqlStore(database.url);
+  const store = sqlStore(database.url, { synchronous: SQLITE_SYNCHRONOUS === 'NORMAL' ? 'normal' : 'full' });
   return {
     store,
     async close() {

@@ -35,6 +35,12 @@ const INDEXES = [
 const BATCH = 5000;
 
 /**
+ * SQLite's \`synchronous\` for every contender: FULL (each commit flushed, the library's default),
+ * or NORMAL with \`--sqlite-synchronous normal\` (run.mjs passes it on in the environment).
+ */
+export const SQLITE_SYNCHRONOUS = process.env.BENCH_SQLITE_SYNCHRONOUS === 'normal' ? 'NORMAL' : 'FULL';
+
+/**
  * A new empty database for `contender`: on PostgreSQL `bench_<contender>` dropped (with its
  * connections) and created again, in the "C" collation (code point order, as the contract says,
  * for every column of every contender); on SQLite a file in a new temporary folder. Answers
@@ -82,7 +88,7 @@ export async function seedBooks(database, books) {
     const db = new Database(database.location);
     try {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
       db.exec(TABLE.sqlite);
       for (const statement of INDEXES) db.exec(statement);
       db.transaction(() => {

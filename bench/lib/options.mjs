@@ -17,6 +17,8 @@ export const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [op
                     dropped and made again) or sqlite (a fresh file each, WAL, synchronous=FULL);
                     runs the contenders that support it (their \`dbs\`) and adds the scenario
                     index-page-nocount (count=false, against express-sql-nocount)
+  --sqlite-synchronous full|normal
+                    SQLite's synchronous setting for every contender (default full)
   --books N         books seeded into every contender (default 10000)
   --duration S      seconds per timed round (default 2)
   --rounds N        interleaved rounds per scenario; medians are reported (default 6)
@@ -51,6 +53,7 @@ export async function options() {
   const { values } = parseArgs({
     options: {
       db: { type: 'string', default: 'memory' },
+      'sqlite-synchronous': { type: 'string', default: 'full' },
       books: { type: 'string', default: '10000' },
       duration: { type: 'string', default: '2' },
       rounds: { type: 'string', default: '6' },
@@ -84,6 +87,10 @@ export async function options() {
     if (!modules.has(name)) throw new Error(`Unknown contender "${name}" (known: ${[...modules.keys()].join(', ')})`);
     if (!supports(name)) throw new Error(`Contender "${name}" does not run with --db ${db}`);
   }
+  const synchronous = values['sqlite-synchronous'];
+  if (!['full', 'normal'].includes(synchronous)) throw new Error('--sqlite-synchronous must be full or normal');
+  // The contenders' processes (forked after this) read it from their environment.
+  process.env.BENCH_SQLITE_SYNCHRONOUS = synchronous;
   const books = number('books', 100);
   const scenarios = allScenarios({ books, db }).filter(
     (scenario) => !values.scenarios || values.scenarios.split(',').includes(scenario.name),
@@ -92,6 +99,7 @@ export async function options() {
   return {
     settings: {
       db,
+      ...(db === 'sqlite' ? { sqliteSynchronous: synchronous } : {}),
       books,
       duration: values.quick ? 1 : number('duration', 1),
       rounds: values.quick ? 1 : number('rounds', 1),

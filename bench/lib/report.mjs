@@ -64,7 +64,7 @@ function table(head, results, extraCells) {
  * What the columns of {@link markdownTable} mean, for the given run settings; `exceptions` lists
  * the scenarios compared with another baseline than the run's (`[{ title, baseline }]`).
  */
-export function legend({ rounds, duration, baseline, connections, db = 'memory' }, exceptions = []) {
+export function legend({ rounds, duration, baseline, connections, db = 'memory', sqliteSynchronous }, exceptions = []) {
   const lines = [
     `req/s, p99 and CPU/req: medians of ${rounds} round(s) of ${duration} s each (${connections} connections);`,
     `CPU/req is the server process's CPU time (user + system) per request; spread: half the range`,
@@ -78,7 +78,10 @@ export function legend({ rounds, duration, baseline, connections, db = 'memory' 
       `backends, plus the WAL writer, checkpointer...); the CPU ratio compares server + database CPU.`,
     );
   }
-  if (db === 'sqlite') lines.push('SQLite runs inside the server process: its CPU time is in CPU/req.');
+  if (db === 'sqlite') {
+    lines.push('SQLite runs inside the server process: its CPU time is in CPU/req.');
+    lines.push(`Every contender's SQLite file: WAL, synchronous=${(sqliteSynchronous ?? 'full').toUpperCase()}.`);
+  }
   for (const { title, baseline: own } of exceptions) lines.push(`"${title}" compares with ${own} instead.`);
   return lines.join('\n');
 }

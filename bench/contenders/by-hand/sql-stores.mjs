@@ -4,7 +4,7 @@
 // query books.mjs parsed. Both answer the same interface: `get(id)`, `insert(values)`,
 // `update(id, changes)` (one `UPDATE … RETURNING`, `undefined` when no row), `delete(id)`,
 // `list(query, count)`, `close()`.
-import { POOL_SIZE } from '../../lib/databases.mjs';
+import { POOL_SIZE, SQLITE_SYNCHRONOUS } from '../../lib/databases.mjs';
 
 const COLUMNS = 'id, name, author';
 
@@ -82,7 +82,7 @@ export async function sqliteBooks(path) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM books WHERE id = ?`);
   const insert = db.prepare(`INSERT INTO books (name, author) VALUES (?, ?) RETURNING ${COLUMNS}`);
   const update = db.prepare(

@@ -69,7 +69,7 @@ function typeOrmOptions(database: BooksDatabase): TypeOrmModuleOptions {
     database: database.location,
     enableWAL: true,
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${process.env.BENCH_SQLITE_SYNCHRONOUS === 'normal' ? 'NORMAL' : 'FULL'}`);
     },
   };
 }
