@@ -5,6 +5,7 @@ import 'reflect-metadata';
 export { type Api, type ApiOptions, createApi } from './api/create-api.js';
 export type { HealthOptions } from './api/health.js';
 export type { Logger, LogMethod, RequestLine } from './api/logger.js';
+export type { TracingOption } from './api/tracing.js';
 export type { ProblemCode } from './contract/problems.js';
 export {
   BadRequestError,

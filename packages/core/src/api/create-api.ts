@@ -1,8 +1,5 @@
-import type { Span } from '@opentelemetry/api';
-import { HttpError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
-import { requestIdOf } from '../http/request-id.js';
 import { type DescriptionOptions, describeApi } from '../openapi/serve-description.js';
 import { type CompiledResource, type HooksByAction, hooksByAction } from '../resource/compile.js';
 import { Context } from '../resource/context.js';
@@ -13,12 +10,13 @@ import type { Hooks, Resource } from '../resource/options.js';
 import type { Store } from '../store/store.js';
 import { type HealthOptions, healthAnswer } from './health.js';
 import { logToConsole } from './log-to-console.js';
-import { type Logger, logNothing, logRequest } from './logger.js';
+import { type Logger, logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
+import { observed, type Seen, withNosniff } from './observe.js';
 import { Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor, storeErrorToHttp } from './to-problem.js';
-import { apiTracer, endActionSpan, inSpan, startActionSpan, tracedCollection } from './tracing.js';
+import { inSpan, requestTracer, type TracingOption, traceAction } from './tracing.js';
 
 /**
  * Options of {@link createApi} (and so of every adapter); `openapi` and `docs` serve
@@ -52,10 +50,23 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    */
   logger?: Logger;
   /**
-   * Opt in to OpenTelemetry traces, through the globally registered tracer provider: a span
-   * `<resource>.<action>` per request and a child span per store call. Off, nothing is wrapped.
+   * OpenTelemetry traces: a span `<resource>.<action>` per request and a child span
+   * `<resource>.store.<operation>` per store query (those inside `ctx.transaction`, of
+   * `ctx.collectionOf` and of `include=` too). By default (unset, or `true`) requests are traced
+   * whenever an OpenTelemetry SDK is registered globally, also when it is registered after
+   * `createApi`; while none is, nothing is wrapped and no span is made, at the cost of a couple
+   * of property reads per request. `false` never traces, even with an SDK registered; a
+   * `TracerProvider` traces to that provider whatever is registered globally.
+   *
+   * @example
+   * ```ts
+   * trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
+   * const traced = createApi({ resources: [books], store });
+   * const untraced = createApi({ resources: [books], store, tracing: false });
+   * const ownProvider = createApi({ resources: [books], store, tracing: provider });
+   * ```
    */
-  tracing?: boolean;
+  tracing?: TracingOption;
   /**
    * The secret that signs the `after` cursors of resources with cursor pagination. Set it when
    * several processes serve the API (or cursors must outlive a restart); else a random one is
@@ -111,7 +122,7 @@ interface Mounted extends Routable {
 export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): Api {
   const { logger } = options;
   const logError: ErrorLogger = options.logError ?? (logger ? logNothing : logToConsole);
-  const tracer = options.tracing ? apiTracer() : undefined;
+  const tracerNow = requestTracer(options.tracing);
   const apiHooks = hooksByAction(options.hooks as Hooks | undefined);
   const mounted = new Map<string, Mounted>();
   // Each store is prepared on its own: one that is down answers 503 for its resources only.
@@ -170,10 +181,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       seen.resource = target.name;
       seen.action = routed.action;
       ctx.requestId = seen.requestId;
-      if (tracer) {
-        seen.span = startActionSpan(tracer, target.name, routed.action);
-        ctx.collection = tracedCollection(ctx.collection, tracer, seen.span, target.name);
-      }
+      if (seen.tracer) seen.span = traceAction(ctx, seen.tracer, target.name);
     }
     const span = seen?.span;
     await (span ? inSpan(span, () => runAction(ctx, target.hooks, request)) : runAction(ctx, target.hooks, request));
@@ -186,34 +194,12 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     return { status: ctx.status, headers, body: JSON.stringify(ctx.result) };
   }
 
-  /** Answers with a request id, one log line and a span: only with a `logger` or `tracing`. */
-  function observed(request: NeutralRequest, handling: HandleOptions | undefined): Promise<NeutralResponse> {
-    const started = performance.now();
-    const seen: Seen = { requestId: requestIdOf(request.headers['x-request-id']) };
-    const done = (response: NeutralResponse, error?: unknown) => {
-      if (logger) {
-        response.headers['X-Request-Id'] = seen.requestId;
-        const { requestId, resource, action } = seen;
-        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-        const { method, path } = request;
-        logRequest(logger, { requestId, method, path, resource, action, status: response.status, durationMs }, error);
-      }
-      if (seen.span) endActionSpan(seen.span, response.status, error);
-      return withNosniff(response);
-    };
-    return answer(request, seen).then(done, (error) => {
-      const mapped = storeErrorToHttp(error);
-      if (handling?.rejectErrors) {
-        done({ status: mapped instanceof HttpError ? mapped.status : 500, headers: {} }, mapped);
-        throw mapped;
-      }
-      return done(problemFor(mapped, logError, request), mapped);
-    });
-  }
+  const observe = observed(answer, logger, logError);
 
   return {
     handle(request, handling) {
-      if (logger || tracer) return observed(request, handling);
+      const tracer = tracerNow?.();
+      if (logger || tracer) return observe(request, handling?.rejectErrors === true, tracer);
       return answer(request).then(withNosniff, (error) => {
         if (handling?.rejectErrors) throw storeErrorToHttp(error);
         return withNosniff(problemFor(error, logError, request));
@@ -229,18 +215,4 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       await Promise.all([...readiness.keys()].map((store) => store.close?.()));
     },
   };
-}
-
-/** What {@link createApi}'s `observed` learns of a request while answering it. */
-interface Seen {
-  requestId: string;
-  resource?: string;
-  action?: string;
-  span?: Span;
-}
-
-/** Browsers must not guess another type than the one declared. */
-function withNosniff(response: NeutralResponse): NeutralResponse {
-  response.headers['X-Content-Type-Options'] = 'nosniff';
-  return response;
 }

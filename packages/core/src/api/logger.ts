@@ -29,6 +29,8 @@ export interface RequestLine {
   action?: string;
   status: number;
   durationMs: number;
+  /** The id of the request's OpenTelemetry trace, when it is traced: its line leads to its spans. */
+  traceId?: string;
 }
 
 /**

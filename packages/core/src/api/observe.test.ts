@@ -1,8 +1,6 @@
 import 'reflect-metadata';
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Book } from '@resourcery/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineResource } from '../resource/define-resource.js';
 import { memoryStore } from '../store/memory-store.js';
 import { createApi } from './create-api.js';
@@ -85,6 +83,17 @@ describe('logger', () => {
     expect(lines[1]?.fields.err).toBeInstanceOf(Error);
   });
 
+  it('with rejectErrors, still logs the request once, then rejects with the mapped error', async () => {
+    const { logger, lines } = recordingLogger();
+    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore(), logger });
+    await expect(api.handle(request('GET', '/books/999'), { rejectErrors: true })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ status: 404, action: 'show' }) }),
+    ]);
+  });
+
   it('without a logger, logs nothing per request and sends no X-Request-Id', async () => {
     const log = vi.spyOn(console, 'log');
     const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore() });
@@ -92,44 +101,5 @@ describe('logger', () => {
     expect(response.headers['X-Request-Id']).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
     log.mockRestore();
-  });
-});
-
-describe('tracing', () => {
-  const exporter = new InMemorySpanExporter();
-  beforeAll(() => {
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-  });
-  afterAll(() => trace.disable());
-
-  it('makes a span per action with a child span per store call', async () => {
-    const api = createApi({
-      resources: [defineResource({ name: 'book', model: Book })],
-      store: memoryStore(),
-      tracing: true,
-    });
-    expect((await api.handle(request('POST', '/books', {}, { name: 'Dune', author: 'Herbert' }))).status).toBeLessThan(
-      300,
-    );
-    exporter.reset();
-    expect((await api.handle(request('GET', '/books'))).status).toBe(200);
-    const spans = exporter.getFinishedSpans();
-    const action = spans.find((span) => span.name === 'book.index');
-    const store = spans.find((span) => span.name === 'book.store.list');
-    expect(action?.attributes).toMatchObject({
-      'resourcery.resource': 'book',
-      'resourcery.action': 'index',
-      'http.response.status_code': 200,
-    });
-    expect(store?.attributes).toMatchObject({ 'resourcery.operation': 'list', 'resourcery.rows': 1 });
-    expect(store?.parentSpanContext?.spanId).toBe(action?.spanContext().spanId);
-    expect(store?.spanContext().traceId).toBe(action?.spanContext().traceId);
-  });
-
-  it('traces nothing without tracing: true', async () => {
-    exporter.reset();
-    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore() });
-    await api.handle(request('GET', '/books'));
-    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 });

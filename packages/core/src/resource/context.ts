@@ -31,6 +31,12 @@ export class Context {
   #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
   #transaction: StoreTransaction | undefined;
+  /**
+   * Wraps each collection handed out by {@link Context.transaction} and
+   * {@link Context.collectionOf} (with the name of its resource): the API traces a request's
+   * store calls with it. Unset, collections are handed out as they are.
+   */
+  wrapCollection: ((collection: Collection, resource: string) => Collection) | undefined = undefined;
 
   constructor(
     readonly compiled: CompiledResource,
@@ -91,7 +97,7 @@ export class Context {
     const parent = this.#transaction;
     const run = async (tx: StoreTransaction): Promise<T> => {
       this.#transaction = tx;
-      this.collection = withServerValues(tx.collection(self.schema), self.compiled.serverValues);
+      this.collection = this.#bound(self, tx);
       try {
         return await work();
       } finally {
@@ -109,10 +115,17 @@ export class Context {
     }
     if (target === this.mounted?.self) return this.collection;
     const tx = this.#transaction;
-    if (!tx) return target.collection;
-    if (target.store !== this.mounted?.self.store) {
+    if (tx && target.store !== this.mounted?.self.store) {
       throw new TypeError(`ctx.collectionOf(${resource.name}) inside a transaction: it is in another store`);
     }
-    return withServerValues(tx.collection(target.schema), target.compiled.serverValues);
+    return this.#bound(target, tx);
+  }
+
+  /** The collection of a mounted resource, in the open transaction if any, wrapped if asked. */
+  #bound(target: MountedResource, tx: StoreTransaction | undefined): Collection {
+    const collection = tx
+      ? withServerValues(tx.collection(target.schema), target.compiled.serverValues)
+      : target.collection;
+    return this.wrapCollection ? this.wrapCollection(collection, target.compiled.resource.name) : collection;
   }
 }

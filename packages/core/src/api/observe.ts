@@ -1,0 +1,71 @@
+import type { Span, Tracer } from '@opentelemetry/api';
+import { HttpError } from '../errors/http-error.js';
+import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
+import type { ErrorLogger } from '../http/problem.js';
+import { requestIdOf } from '../http/request-id.js';
+import { type Logger, logRequest, type RequestLine } from './logger.js';
+import { problemFor, storeErrorToHttp } from './to-problem.js';
+import { endActionSpan } from './tracing.js';
+
+/** What an observed request's answer learns of it: its resource and action, and its span. */
+export interface Seen {
+  readonly requestId: string;
+  /** The tracer of this request; absent when it is not traced. */
+  readonly tracer: Tracer | undefined;
+  resource: string | undefined;
+  action: string | undefined;
+  span: Span | undefined;
+}
+
+/** Answers one request; with `seen`, tells it what it finds and traces with its tracer. */
+export type Answer = (request: NeutralRequest, seen?: Seen) => Promise<NeutralResponse>;
+
+/**
+ * The handler of requests that are logged or traced: a request id (sent back with a `logger`),
+ * one log line and the action's span ended with the status. Only these requests pay for it.
+ */
+export function observed(
+  answer: Answer,
+  logger: Logger | undefined,
+  logError: ErrorLogger,
+): (request: NeutralRequest, rejectErrors: boolean, tracer: Tracer | undefined) => Promise<NeutralResponse> {
+  /** Logs the request and ends its span. */
+  const finish = (request: NeutralRequest, seen: Seen, started: number, response: NeutralResponse, error: unknown) => {
+    if (logger) {
+      response.headers['X-Request-Id'] = seen.requestId;
+      const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+      const { requestId, resource, action, span } = seen;
+      const { method, path } = request;
+      const line: RequestLine = { requestId, method, path, resource, action, status: response.status, durationMs };
+      if (span) line.traceId = span.spanContext().traceId;
+      logRequest(logger, line, error);
+    }
+    if (seen.span) endActionSpan(seen.span, response.status, error);
+  };
+  return async (request, rejectErrors, tracer) => {
+    const started = performance.now();
+    const requestId = requestIdOf(request.headers['x-request-id']);
+    const seen: Seen = { requestId, tracer, resource: undefined, action: undefined, span: undefined };
+    let response: NeutralResponse;
+    try {
+      response = await answer(request, seen);
+    } catch (thrown) {
+      const error = storeErrorToHttp(thrown);
+      if (rejectErrors) {
+        finish(request, seen, started, { status: error instanceof HttpError ? error.status : 500, headers: {} }, error);
+        throw error;
+      }
+      response = problemFor(error, logError, request);
+      finish(request, seen, started, response, error);
+      return withNosniff(response);
+    }
+    finish(request, seen, started, response, undefined);
+    return withNosniff(response);
+  };
+}
+
+/** Browsers must not guess another type than the one declared. */
+export function withNosniff(response: NeutralResponse): NeutralResponse {
+  response.headers['X-Content-Type-Options'] = 'nosniff';
+  return response;
+}
