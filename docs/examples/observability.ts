@@ -14,8 +14,8 @@ import pino from 'pino';
 import { books } from './book.js';
 
 /**
- * Registers an OpenTelemetry SDK once, at start-up, before the API is created. The console
- * exporter prints each span; pass an OTLP exporter to send them to a collector instead.
+ * Registers an OpenTelemetry SDK once, at start-up: from then on every request is traced. The
+ * console exporter prints each span; pass an OTLP exporter to send them to a collector instead.
  */
 export function registerTracing(exporter: SpanExporter = new ConsoleSpanExporter()): BasicTracerProvider {
   const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
@@ -25,7 +25,7 @@ export function registerTracing(exporter: SpanExporter = new ConsoleSpanExporter
 
 export function observedApp(store: Store, logger: Logger = pino()): Express {
   const app = express();
-  const api = resourcery({ resources: [books], store, logger, tracing: true });
+  const api = resourcery({ resources: [books], store, logger });
   app.use(healthRoutes(api.api, { timeoutMs: 2000 }));
   app.use('/api', api);
   return app;

@@ -11,7 +11,10 @@ export interface AppOptions {
   logRequests?: boolean;
   /** The structured logger of `logRequests`. Default: pino to stdout. */
   logger?: Logger;
-  /** A span per request and per store call, to the registered OpenTelemetry SDK. */
+  /**
+   * `false` turns tracing off. By default a request gets a span, and each of its store queries
+   * a child span, whenever an OpenTelemetry SDK is registered globally; else nothing is traced.
+   */
   tracing?: boolean;
   /** How long `/readyz` waits for the store before answering 503. Default 2000 ms. */
   readyTimeoutMs?: number;
@@ -26,7 +29,7 @@ export type BooksApp = Express & { ready(): Promise<void> };
  * (readiness: 200 when the store answers a cheap query, 503 problem+json when it does not).
  */
 export function createApp(store: Store, options: AppOptions = {}): BooksApp {
-  const { logRequests = false, readyTimeoutMs = 2000, tracing = false } = options;
+  const { logRequests = false, readyTimeoutMs = 2000, tracing } = options;
   const app = express();
   app.disable('x-powered-by');
   // Also serves the OpenAPI document at /api/openapi.json and its docs page at /api/docs.

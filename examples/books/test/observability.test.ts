@@ -50,8 +50,8 @@ describe('observability of the example', () => {
     }
   });
 
-  it('makes one trace per request, with its store-query spans', async () => {
-    const app = await serve({ tracing: true });
+  it('makes one trace per request, with its store-query spans, as soon as an SDK is registered', async () => {
+    const app = await serve({});
     try {
       const created = await app.fetch('/api/books', {
         method: 'POST',
@@ -72,6 +72,39 @@ describe('observability of the example', () => {
         'resourcery.rows': 1,
       });
       expect(find?.parentSpanContext?.spanId).toBe(action?.spanContext().spanId);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs one line and makes one trace per request, the line naming the trace', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const app = await serve({ logRequests: true, logger });
+    try {
+      exporter.reset();
+      const response = await app.fetch('/api/books?sort=-id');
+      expect(response.status).toBe(200);
+      const requestId = response.headers.get('x-request-id');
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      const spans = exporter.getFinishedSpans();
+      expect(spans.map((span) => span.name)).toEqual(['book.store.list', 'book.index']);
+      const traceId = spans[1]?.spanContext().traceId;
+      expect(spans[0]?.spanContext().traceId).toBe(traceId);
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 30, requestId, traceId, resource: 'book', action: 'index', status: 200 }),
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('traces nothing with tracing: false, even with an SDK registered', async () => {
+    const app = await serve({ tracing: false });
+    try {
+      exporter.reset();
+      expect((await app.fetch('/api/books')).status).toBe(200);
+      expect(exporter.getFinishedSpans()).toEqual([]);
     } finally {
       await app.close();
     }
