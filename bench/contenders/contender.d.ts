@@ -48,6 +48,8 @@ export interface Contender {
   dbs?: DatabaseKind[];
   /** The only scenarios it is timed (and judged) in, when not all (a baseline of one scenario). */
   scenarios?: string[];
+  /** Runs only when named with `--only` (a variant measured against another contender). */
+  optIn?: boolean;
   /** Its API's shape, when not the contract's (see by-hand/dialect.mjs). */
   dialect?: Dialect;
   start(options: { books: SeedBook[]; db: DatabaseKind }): Promise<RunningServer>;

@@ -82,7 +82,9 @@ export async function options() {
   if (!DATABASES.includes(db)) throw new Error(`--db must be one of ${DATABASES.join(', ')} (got "${db}")`);
   const modules = await contenderModules();
   const supports = (name) => (modules.get(name).dbs ?? ['memory']).includes(db);
-  const contenders = values.only ? values.only.split(',') : [...modules.keys()].filter(supports);
+  // A contender with `optIn` (a variant measured against another, such as resourcery-logged) runs only when named.
+  const byDefault = (name) => supports(name) && !modules.get(name).optIn;
+  const contenders = values.only ? values.only.split(',') : [...modules.keys()].filter(byDefault);
   for (const name of contenders) {
     if (!modules.has(name)) throw new Error(`Unknown contender "${name}" (known: ${[...modules.keys()].join(', ')})`);
     if (!supports(name)) throw new Error(`Contender "${name}" does not run with --db ${db}`);

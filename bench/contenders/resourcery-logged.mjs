@@ -1,0 +1,33 @@
+// The books example as production runs it: `resourcery` plus one pino JSON line per request at
+// level info, written asynchronously in 4 KB batches (pino's documented asynchronous logging,
+// as to a stdout piped away; here to /dev/null), and no OpenTelemetry SDK registered. Its ratio
+// to `resourcery` is the cost of the request log and of the check for an SDK:
+// `node bench/run.mjs --only resourcery,resourcery-logged --baseline resourcery`.
+import { memoryStore } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
+import pino from 'pino';
+import { createApp } from '../../examples/books/dist/app.js';
+import { books as bookResource } from '../../examples/books/dist/book.js';
+import { serve } from '../lib/serve.mjs';
+
+/** @type {import('./contender.d.ts').Contender} */
+export default {
+  name: 'resourcery-logged',
+  description: 'resourcery with a pino line per request (level info, asynchronous), no OpenTelemetry SDK',
+  optIn: true,
+  async start({ books }) {
+    const store = memoryStore();
+    // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
+    const collection = store.collection(compiledResource(bookResource).schema);
+    for (const book of books) await collection.create(book);
+    const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }));
+    const server = await serve(createApp(store, { logRequests: true, logger }));
+    return {
+      port: server.port,
+      async close() {
+        logger.flush();
+        await server.close();
+      },
+    };
+  },
+};
