@@ -167,3 +167,11 @@ export function writeShape(operation: string, columns: Record<string, unknown>, 
   const key = `${operation}:${names.map((name) => JSON.stringify(name)).join(',')}|${nulls(Object.values(columns))}|${conditions.key}`;
   return { key, values: [...Object.values(columns), id, ...conditions.values] };
 }
+
+/** The columns with the given values, in their order (a statement's slots or a call's values). */
+export function named(columns: Record<string, unknown>, values: readonly unknown[]): Record<string, unknown> {
+  const filled: Record<string, unknown> = {};
+  let index = 0;
+  for (const name of Object.keys(columns)) filled[name] = values[index++];
+  return filled;
+}

@@ -10,16 +10,8 @@ import {
 } from '@resourcery/core/store';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
-import { conditionShape, listShape, listWithValues, withValues, writeShape } from './shapes.js';
+import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
-
-/** The columns with the given values, in their order (a statement's slots or a call's values). */
-function named(columns: Record<string, unknown>, values: readonly unknown[]): Record<string, unknown> {
-  const filled: Record<string, unknown> = {};
-  let index = 0;
-  for (const name of Object.keys(columns)) filled[name] = values[index++];
-  return filled;
-}
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
