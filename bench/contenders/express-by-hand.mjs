@@ -7,7 +7,7 @@
 import express from 'express';
 import { serve } from '../lib/serve.mjs';
 import { notFound, paginationHeaders, parseId, parseListQuery, validateBook } from './by-hand/books.mjs';
-import { JSON_TYPES, jsonBody, methodNotAllowed, problemFrom, rawQueryOf, sendProblem } from './by-hand/express.mjs';
+import { booksApp, JSON_TYPES, jsonBody, methodNotAllowed, rawQueryOf } from './by-hand/express.mjs';
 import { BookStore } from './by-hand/memory-store.mjs';
 
 export function createBaselineApp(store) {
@@ -50,16 +50,7 @@ export function createBaselineApp(store) {
       res.status(204).end();
     })
     .all(methodNotAllowed('GET, HEAD, PATCH, DELETE, OPTIONS'));
-  api.use((req) => {
-    throw notFound(`No resource at ${req.originalUrl.split('?')[0]}`);
-  });
-  api.use((error, _req, res, _next) => sendProblem(res, problemFrom(error)));
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use('/api', api);
-  return app;
+  return booksApp(api);
 }
 
 /** @type {import('./contender.d.ts').Contender} */

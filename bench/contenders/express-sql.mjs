@@ -16,7 +16,7 @@ import {
   parseListQuery,
   validateBook,
 } from './by-hand/books.mjs';
-import { JSON_TYPES, jsonBody, methodNotAllowed, problemFrom, rawQueryOf, sendProblem } from './by-hand/express.mjs';
+import { booksApp, JSON_TYPES, jsonBody, methodNotAllowed, rawQueryOf } from './by-hand/express.mjs';
 import { openSqlBooks } from './by-hand/sql-stores.mjs';
 
 /**
@@ -67,16 +67,7 @@ export function createSqlApp(store, { count = true } = {}) {
       res.status(204).end();
     })
     .all(methodNotAllowed(MEMBER_ALLOW));
-  api.use((req) => {
-    throw notFound(`No resource at ${req.originalUrl.split('?')[0]}`);
-  });
-  api.use((error, _req, res, _next) => sendProblem(res, problemFrom(error)));
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use('/api', api);
-  return app;
+  return booksApp(api);
 }
 
 /** Starts the app over a fresh seeded database of `db` named after `name`. */

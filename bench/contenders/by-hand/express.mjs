@@ -1,7 +1,8 @@
 // What the hand-written Express contenders (express-by-hand on memory, express-sql on SQL)
 // share beyond the rules of books.mjs: the raw query, problem+json answers, express.json()'s body
 // and its errors, 405 and OPTIONS with Allow.
-import { JSON_TYPE, Problem } from './books.mjs';
+import express from 'express';
+import { JSON_TYPE, notFound, Problem } from './books.mjs';
 
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -61,4 +62,20 @@ export function problemFrom(error) {
   }
   console.error(error);
   return new Problem(500, 'internal_error', 'An unexpected error occurred; it has been logged');
+}
+
+/**
+ * The app of a hand-written contender: its `/books` router under `/api`, an unknown path a 404
+ * problem, every error a problem+json, and neither Express's ETag nor `X-Powered-By`.
+ */
+export function booksApp(api) {
+  api.use((req) => {
+    throw notFound(`No resource at ${req.originalUrl.split('?')[0]}`);
+  });
+  api.use((error, _req, res, _next) => sendProblem(res, problemFrom(error)));
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use('/api', api);
+  return app;
 }
