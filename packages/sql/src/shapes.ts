@@ -103,15 +103,16 @@ function nulls(values: readonly unknown[]): string {
 }
 
 /**
- * The shape of conditions as a key, and their values in order; `undefined` when their SQL
- * depends on more than that (relation filters, `prefix`, `contains`, `null`).
+ * The shape of conditions as a key, and their values in order (of each condition, not of the
+ * conditions a relation filter nests); no key when their SQL depends on more than that
+ * (relation filters, `prefix`, `contains`, `null`).
  */
-export function conditionShape(where: readonly Condition[]): { key: string; values: Scalar[] } | undefined {
-  let key = '';
+export function conditionShape(where: readonly Condition[]): { key: string | undefined; values: Scalar[] } {
+  let key: string | undefined = '';
   const values: Scalar[] = [];
   for (const { field, op, values: own, related } of where) {
-    if (related || !PLAIN.has(op)) return undefined;
-    key += `${JSON.stringify(field)}${op ?? 'in'}${nulls(own)};`;
+    if (related || !PLAIN.has(op)) key = undefined;
+    else if (key !== undefined) key += `${JSON.stringify(field)}${op ?? 'in'}${nulls(own)};`;
     values.push(...own);
   }
   return { key, values };
@@ -128,17 +129,17 @@ export function withValues(where: readonly Condition[], values: readonly unknown
 
 /**
  * The shape of a list query as a key and its values (conditions, keyset position, limit,
- * offset); `undefined` for the shapes built for each call (per-group lists, relation filters...).
+ * offset); no key for the shapes built for each call (per-group lists, relation filters...).
  */
 export function listShape(query: ListQuery, columns: readonly string[]) {
-  if (query.perGroup) return undefined;
   const conditions = conditionShape(query.where);
-  if (!conditions) return undefined;
   const after = query.after ?? [];
   const order = query.order.map(({ field, direction }) => `${JSON.stringify(field)}${direction}`).join(',');
   const key =
-    `list:${columns.join(',')}|${conditions.key}|${order}|${query.after ? nulls(after) : '-'}` +
-    `|${query.offset > 0}|${query.count}`;
+    query.perGroup || conditions.key === undefined
+      ? undefined
+      : `list:${columns.join(',')}|${conditions.key}|${order}|${query.after ? nulls(after) : '-'}` +
+        `|${query.offset > 0}|${query.count}`;
   const values: unknown[] = [...conditions.values, ...after, query.limit];
   if (query.offset > 0) values.push(query.offset);
   return { key, values };
@@ -159,12 +160,17 @@ export function listWithValues(query: ListQuery, values: readonly unknown[]): Li
   };
 }
 
-/** The key of a write of the given columns on the record `id` within `where`. */
+/**
+ * The key of a write of the given columns on the record `id` within `where` (none when the
+ * conditions have none), and its values: the columns', the id, the conditions'.
+ */
 export function writeShape(operation: string, columns: Record<string, unknown>, id: Id, where: readonly Condition[]) {
   const conditions = conditionShape(where);
-  if (!conditions) return undefined;
-  const names = Object.keys(columns);
-  const key = `${operation}:${names.map((name) => JSON.stringify(name)).join(',')}|${nulls(Object.values(columns))}|${conditions.key}`;
+  const names = Object.keys(columns).map((name) => JSON.stringify(name));
+  const key =
+    conditions.key === undefined
+      ? undefined
+      : `${operation}:${names.join(',')}|${nulls(Object.values(columns))}|${conditions.key}`;
   return { key, values: [...Object.values(columns), id, ...conditions.values] };
 }
 

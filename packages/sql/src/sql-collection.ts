@@ -52,8 +52,8 @@ export class SqlCollection implements Collection {
     return this.#run(async (db) => {
       const { columns, toRecord } = plan.listColumns(query);
       const shape = listShape(query, columns);
-      const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
-        const filled = shape ? listWithValues(query, values) : query;
+      const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
+        const filled = listWithValues(query, values);
         const select = plan.listSelect(db, filled, columns);
         // The count rides along with the page, in the same round trip: a scalar subquery, which
         // the database runs once (not per row). Only a page past the end needs a query of its own.
@@ -83,7 +83,7 @@ export class SqlCollection implements Collection {
       async (db) => {
         if (plan.dialect.supportsReturning) {
           const shape = writeShape('create', columns, 0, []);
-          const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
+          const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
             const insert = empty
               ? db.insertInto(plan.table).defaultValues()
               : db.insertInto(plan.table).values(named(columns, values));
@@ -114,31 +114,23 @@ export class SqlCollection implements Collection {
     return this.#run(
       async (db) => {
         // One UPDATE of the given columns: concurrent updates of other columns are never lost.
-        const update = (on: Db) =>
+        const shape = writeShape('update', columns, id, where);
+        const count = Object.keys(columns).length;
+        const update = (on: Db, values: readonly unknown[]) =>
           on
             .updateTable(plan.table)
-            .set(columns)
-            .where((eb) => plan.matches(eb, where, id));
+            .set(named(columns, values))
+            .where((eb) => plan.matches(eb, withValues(where, values, count + 1), values[count] as Id));
         if (plan.dialect.supportsReturning) {
-          const shape = writeShape('update', columns, id, where);
-          const statement = plan.shapes.compiled(shape?.key, shape?.values ?? [], (values) => {
-            const count = Object.keys(columns).length;
-            return db
-              .updateTable(plan.table)
-              .set(shape ? named(columns, values) : columns)
-              .where((eb) =>
-                shape
-                  ? plan.matches(eb, withValues(where, values, count + 1), values[count] as Id)
-                  : plan.matches(eb, where, id),
-              )
-              .returning(plan.codec.columns);
-          });
+          const statement = plan.shapes.compiled(shape.key, shape.values, (values) =>
+            update(db, values).returning(plan.codec.columns),
+          );
           const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
           return row && plan.codec.toRecord(row);
         }
         return this.#atomic(db, async (tx) => {
           // mysql2 sets CLIENT_FOUND_ROWS: the count is of matched rows, changed or not.
-          const result = await update(tx).executeTakeFirstOrThrow();
+          const result = await update(tx, shape.values).executeTakeFirstOrThrow();
           return result.numUpdatedRows === 0n ? undefined : this.#selectOne(tx, id, []);
         });
       },
@@ -234,13 +226,12 @@ export class SqlCollection implements Collection {
   async #selectOne(db: Db, id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const plan = this.#plan;
     const shape = conditionShape(where);
-    const statement = plan.shapes.compiled(shape && `find:${shape.key}`, [id, ...(shape?.values ?? [])], (values) =>
+    const key = shape.key === undefined ? undefined : `find:${shape.key}`;
+    const statement = plan.shapes.compiled(key, [id, ...shape.values], (values) =>
       db
         .selectFrom(plan.table)
         .select(plan.codec.columns)
-        .where((eb) =>
-          shape ? plan.matches(eb, withValues(where, values, 1), values[0] as Id) : plan.matches(eb, where, id),
-        ),
+        .where((eb) => plan.matches(eb, withValues(where, values, 1), values[0] as Id)),
     );
     const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
     return row && plan.codec.toRecord(row);
