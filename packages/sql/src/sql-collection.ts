@@ -9,6 +9,7 @@ import {
   type StoredRecord,
 } from '@resourcery/core/store';
 import type { CollectionPlan, Db } from './collection-plan.js';
+import { execute } from './dialects/statements.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
@@ -59,7 +60,7 @@ export class SqlCollection implements Collection {
         // the database runs once (not per row). Only a page past the end needs a query of its own.
         return filled.count ? select.select(plan.countSelect(db, filled).as(TOTAL)) : select;
       });
-      const { rows } = await db.executeQuery<Record<string, unknown>>(statement);
+      const { rows } = await execute<Record<string, unknown>>(db, statement);
       const records = rows.map(toRecord);
       if (!query.count) return { records };
       const first = rows[0];
@@ -89,7 +90,7 @@ export class SqlCollection implements Collection {
               : db.insertInto(plan.table).values(named(columns, values));
             return insert.returning(plan.codec.columns);
           });
-          const { rows } = await db.executeQuery<Record<string, unknown>>(statement);
+          const { rows } = await execute<Record<string, unknown>>(db, statement);
           return plan.codec.toRecord(rows[0] as Record<string, unknown>);
         }
         // No RETURNING (MySQL): read the row back in the same transaction. MySQL has no DEFAULT
@@ -125,7 +126,7 @@ export class SqlCollection implements Collection {
           const statement = plan.shapes.compiled(shape.key, shape.values, (values) =>
             update(db, values).returning(plan.codec.columns),
           );
-          const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
+          const row = (await execute<Record<string, unknown>>(db, statement)).rows[0];
           return row && plan.codec.toRecord(row);
         }
         return this.#atomic(db, async (tx) => {
@@ -233,7 +234,7 @@ export class SqlCollection implements Collection {
         .select(plan.codec.columns)
         .where((eb) => plan.matches(eb, withValues(where, values, 1), values[0] as Id)),
     );
-    const row = (await db.executeQuery<Record<string, unknown>>(statement)).rows[0];
+    const row = (await execute<Record<string, unknown>>(db, statement)).rows[0];
     return row && plan.codec.toRecord(row);
   }
 }

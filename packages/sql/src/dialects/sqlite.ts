@@ -4,7 +4,7 @@ import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
 import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
-import { reuseSqliteStatements } from './statements.js';
+import { reuseSqliteStatements, runDirectly } from './statements.js';
 
 /** Locked by another process past the busy timeout, file missing or unwritable, disk full. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/;
@@ -17,6 +17,20 @@ const KINDS: Record<string, ConstraintKind> = {
   SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
   SQLITE_TOOBIG: 'check',
 };
+
+/** Kysely's SQLite dialect over the file, whose statements {@link runDirectly} may run. */
+function openingDialect(path: string, options: ConnectionOptions): SqliteDialect {
+  const adapter = new SqliteAdapter();
+  const dialect = new SqliteDialect({
+    database: async () => {
+      const db = await openSqlite(path, options);
+      runDirectly(adapter, db);
+      return db;
+    },
+  });
+  dialect.createAdapter = () => adapter;
+  return dialect;
+}
 
 async function openSqlite(path: string, options: ConnectionOptions) {
   const { default: Database } = await import('better-sqlite3');
@@ -79,7 +93,7 @@ const TEXT_AFFINITY = /^(?!.*int).*(char|clob|text)/;
  */
 export const sqlite: SqlDialectSpec = {
   name: 'sqlite',
-  createKyselyDialect: (path, options) => new SqliteDialect({ database: () => openSqlite(path, options) }),
+  createKyselyDialect: openingDialect,
   recognizes: (adapter) => adapter instanceof SqliteAdapter,
   serverDialect: async () => sqlite,
 

@@ -8,9 +8,57 @@
 /** How many distinct statements are kept per connection; past it, statements are prepared per use. */
 const MAX_STATEMENTS = 500;
 
+import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
+
 /** The part of better-sqlite3's `Database` that is cached. */
 interface SqliteDatabase {
   prepare(source: string): { readonly busy: boolean };
+}
+
+/** The part of better-sqlite3's `Database` that runs statements without Kysely. */
+interface DirectDatabase {
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  prepare(source: string): { readonly reader: boolean; all(parameters: readonly unknown[]): unknown[] };
+}
+
+/** The SQLite databases the store opened itself, by the adapter of their Kysely dialect. */
+const direct = new WeakMap<DialectAdapter, DirectDatabase>();
+
+/**
+ * Lets {@link execute} run statements of Kysely instances with this adapter on `database`
+ * directly (only the store's own SQLite dialect registers).
+ *
+ * @example
+ * ```ts
+ * runDirectly(adapter, reuseSqliteStatements(new Database('books.sqlite')));
+ * ```
+ */
+export function runDirectly(adapter: DialectAdapter, database: DirectDatabase): void {
+  direct.set(adapter, database);
+}
+
+/**
+ * Runs a compiled statement that answers rows. On the store's own SQLite database with no
+ * transaction open it runs there and then: better-sqlite3 is synchronous, so nothing can come
+ * between, and Kysely's lock of the one connection (a few promise turns per query) is only
+ * needed to keep other statements out of an open transaction. Otherwise Kysely runs it.
+ *
+ * @example
+ * ```ts
+ * const { rows } = await execute(db, db.selectFrom('books').selectAll().compile());
+ * ```
+ */
+export function execute<Row>(
+  db: Kysely<unknown>,
+  statement: CompiledQuery,
+): QueryResult<Row> | Promise<QueryResult<Row>> {
+  const database = direct.get(db.getExecutor().adapter);
+  if (database?.open && !database.inTransaction) {
+    const prepared = database.prepare(statement.sql);
+    if (prepared.reader) return { rows: prepared.all(statement.parameters) as Row[] };
+  }
+  return db.executeQuery<Row>(statement);
 }
 
 /**
