@@ -3,7 +3,8 @@
 // of express-by-hand (express.json(), the contract's query syntax, class-validator on Book,
 // problem+json) over parameterized SQL (by-hand/sql-stores.mjs): a page and a `count(*)` for
 // X-Total-Count (or, with `count=false`, one row more than the page to know whether there is a
-// next one), `UPDATE … RETURNING`, `INSERT … RETURNING`.
+// next one), `UPDATE … RETURNING`, `INSERT … RETURNING`, and a record's answer tagged with the
+// ETag of its body, as the library tags show, create and update.
 import express from 'express';
 import { seededDatabase } from '../lib/databases.mjs';
 import { serve } from '../lib/serve.mjs';
@@ -16,7 +17,7 @@ import {
   parseListQuery,
   validateBook,
 } from './by-hand/books.mjs';
-import { booksApp, JSON_TYPES, jsonBody, methodNotAllowed, rawQueryOf } from './by-hand/express.mjs';
+import { booksApp, JSON_TYPES, jsonBody, methodNotAllowed, rawQueryOf, sendTagged } from './by-hand/express.mjs';
 import { openSqlBooks } from './by-hand/sql-stores.mjs';
 
 /**
@@ -46,7 +47,7 @@ export function createSqlApp(store, { count = true } = {}) {
     .post(json, async (req, res) => {
       const book = await store.insert(await validateBook(jsonBody(req), false));
       res.setHeader('Location', `${req.baseUrl}/books/${book.id}`);
-      res.json({ book });
+      sendTagged(req, res, { book });
     })
     .all(methodNotAllowed(COLLECTION_ALLOW));
   api
@@ -54,13 +55,13 @@ export function createSqlApp(store, { count = true } = {}) {
     .get(async (req, res) => {
       const book = await store.get(idOf(req));
       if (!book) throw missing(req);
-      res.json({ book });
+      sendTagged(req, res, { book });
     })
     .patch(json, async (req, res) => {
       const id = idOf(req);
       const book = await store.update(id, await validateBook(jsonBody(req), true));
       if (!book) throw missing(req);
-      res.json({ book });
+      sendTagged(req, res, { book });
     })
     .delete(async (req, res) => {
       if (!(await store.delete(idOf(req)))) throw missing(req);

@@ -1,6 +1,7 @@
 // What the hand-written Express contenders (express-by-hand on memory, express-sql on SQL)
 // share beyond the rules of books.mjs: the raw query, problem+json answers, express.json()'s body
 // and its errors, 405 and OPTIONS with Allow.
+import etag from 'etag';
 import express from 'express';
 import { JSON_TYPE, notFound, Problem } from './books.mjs';
 
@@ -44,6 +45,18 @@ export function methodNotAllowed(allow) {
       }),
     );
   };
+}
+
+/**
+ * Sends a record's answer with the ETag of its body (the `etag` package, as Express makes its
+ * own), as the library tags show, create and update; `If-None-Match` then answers 304.
+ */
+export function sendTagged(req, res, body) {
+  const text = JSON.stringify(body);
+  res.setHeader('ETag', etag(text));
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (req.fresh) return res.status(304).end();
+  res.end(text);
 }
 
 /** Express errors (body-parser's 400/413/415 and our own problems) as problem+json. */
