@@ -3,6 +3,9 @@
 // as to a stdout piped away; here to /dev/null), and no OpenTelemetry SDK registered. Its ratio
 // to `resourcery` is the cost of the request log and of the check for an SDK:
 // `node bench/run.mjs --only resourcery,resourcery-logged --baseline resourcery`.
+// LOG_DEST picks where pino writes, to tell its parts apart: `async` (the default above), `sync`
+// (a write(2) per line), `discard` (pino serializes each line, a stream drops it: the library's
+// part and pino's, without the write).
 import { memoryStore } from '@resourcery/core';
 import { compiledResource } from '@resourcery/core/adapter';
 import pino from 'pino';
@@ -20,12 +23,19 @@ export default {
     // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
     const collection = store.collection(compiledResource(bookResource).schema);
     for (const book of books) await collection.create(book);
-    const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }));
+    const destinations = {
+      async: () => pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }),
+      sync: () => pino.destination({ dest: '/dev/null', sync: true }),
+      discard: () => ({ write() {} }),
+    };
+    const destination = destinations[process.env.LOG_DEST ?? 'async'];
+    if (!destination) throw new Error(`LOG_DEST: one of ${Object.keys(destinations).join(', ')}`);
+    const logger = pino({ level: 'info' }, destination());
     const server = await serve(createApp(store, { logRequests: true, logger }));
     return {
       port: server.port,
       async close() {
-        logger.flush();
+        logger.flush?.();
         await server.close();
       },
     };
