@@ -6,12 +6,10 @@
 // LOG_DEST picks where pino writes, to tell its parts apart: `async` (the default above), `sync`
 // (a write(2) per line), `discard` (pino serializes each line, a stream drops it: the library's
 // part and pino's, without the write).
-import { memoryStore } from '@resourcery/core';
-import { compiledResource } from '@resourcery/core/adapter';
 import pino from 'pino';
 import { createApp } from '../../examples/books/dist/app.js';
-import { books as bookResource } from '../../examples/books/dist/book.js';
 import { serve } from '../lib/serve.mjs';
+import { seededMemoryStore } from './resourcery.mjs';
 
 /** @type {import('./contender.d.ts').Contender} */
 export default {
@@ -19,10 +17,7 @@ export default {
   description: 'resourcery with a pino line per request (level info, asynchronous), no OpenTelemetry SDK',
   optIn: true,
   async start({ books }) {
-    const store = memoryStore();
-    // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
-    const collection = store.collection(compiledResource(bookResource).schema);
-    for (const book of books) await collection.create(book);
+    const store = await seededMemoryStore(books);
     const destinations = {
       async: () => pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }),
       sync: () => pino.destination({ dest: '/dev/null', sync: true }),

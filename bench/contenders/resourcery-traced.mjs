@@ -5,11 +5,9 @@
 // `node bench/run.mjs --only resourcery,resourcery-traced --baseline resourcery`.
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { memoryStore } from '@resourcery/core';
-import { compiledResource } from '@resourcery/core/adapter';
 import { createApp } from '../../examples/books/dist/app.js';
-import { books as bookResource } from '../../examples/books/dist/book.js';
 import { serve } from '../lib/serve.mjs';
+import { seededMemoryStore } from './resourcery.mjs';
 
 /** An exporter that takes every batch and keeps nothing. */
 const dropping = {
@@ -25,10 +23,7 @@ export default {
   async start({ books }) {
     const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
     trace.setGlobalTracerProvider(provider);
-    const store = memoryStore();
-    // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
-    const collection = store.collection(compiledResource(bookResource).schema);
-    for (const book of books) await collection.create(book);
+    const store = await seededMemoryStore(books);
     const server = await serve(createApp(store));
     return {
       port: server.port,

@@ -6,15 +6,22 @@ import { createApp } from '../../examples/books/dist/app.js';
 import { books as bookResource } from '../../examples/books/dist/book.js';
 import { serve } from '../lib/serve.mjs';
 
+/**
+ * A memory store holding `books`, seeded through the public Collection interface, in order, so
+ * that ids run 1..N as in every contender (also for the variants of this contender).
+ */
+export async function seededMemoryStore(books) {
+  const store = memoryStore();
+  const collection = store.collection(compiledResource(bookResource).schema);
+  for (const book of books) await collection.create(book);
+  return store;
+}
+
 /** @type {import('./contender.d.ts').Contender} */
 export default {
   name: 'resourcery',
   description: 'the books example (createApp + memoryStore) on Express 5',
   async start({ books }) {
-    const store = memoryStore();
-    // Seed through the public Collection interface, in order, so that ids run 1..N as in every contender.
-    const collection = store.collection(compiledResource(bookResource).schema);
-    for (const book of books) await collection.create(book);
-    return serve(createApp(store));
+    return serve(createApp(await seededMemoryStore(books)));
   },
 };
