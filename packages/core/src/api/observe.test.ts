@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Book } from '@resourcery/testing';
+import { bookResource } from '@resourcery/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { defineResource } from '../resource/define-resource.js';
 import { memoryStore } from '../store/memory-store.js';
 import { createApi } from './create-api.js';
 import type { Logger } from './logger.js';
@@ -28,9 +27,7 @@ describe('logger', () => {
   it('logs one line per request with its id, sent back as X-Request-Id, and gives it to hooks', async () => {
     const { logger, lines } = recordingLogger();
     let seen: string | undefined;
-    const book = defineResource({
-      name: 'book',
-      model: Book,
+    const book = bookResource({
       hooks: {
         before: {
           index: [
@@ -55,7 +52,7 @@ describe('logger', () => {
 
   it('replaces an insane request id with a UUID', async () => {
     const { logger, lines } = recordingLogger();
-    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore(), logger });
+    const api = createApi({ resources: [bookResource()], store: memoryStore(), logger });
     const response = await api.handle(request('GET', '/books', { 'x-request-id': 'a b\n<script>' }));
     expect(response.headers['X-Request-Id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines[0]?.fields.requestId).toBe(response.headers['X-Request-Id']);
@@ -63,9 +60,7 @@ describe('logger', () => {
 
   it('warns in one line for a client error, errors with the stack for a server fault', async () => {
     const { logger, lines } = recordingLogger();
-    const book = defineResource({
-      name: 'book',
-      model: Book,
+    const book = bookResource({
       hooks: {
         before: {
           destroy: [
@@ -85,7 +80,7 @@ describe('logger', () => {
 
   it('with rejectErrors, still logs the request once, then rejects with the mapped error', async () => {
     const { logger, lines } = recordingLogger();
-    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore(), logger });
+    const api = createApi({ resources: [bookResource()], store: memoryStore(), logger });
     await expect(api.handle(request('GET', '/books/999'), { rejectErrors: true })).rejects.toMatchObject({
       status: 404,
     });
@@ -96,7 +91,7 @@ describe('logger', () => {
 
   it('without a logger, logs nothing per request and sends no X-Request-Id', async () => {
     const log = vi.spyOn(console, 'log');
-    const api = createApi({ resources: [defineResource({ name: 'book', model: Book })], store: memoryStore() });
+    const api = createApi({ resources: [bookResource()], store: memoryStore() });
     const response = await api.handle(request('GET', '/books'));
     expect(response.headers['X-Request-Id']).toBeUndefined();
     expect(log).not.toHaveBeenCalled();

@@ -7,7 +7,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { Book } from '@resourcery/testing';
+import { bookResource } from '@resourcery/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authors, books, Review } from '../../../../test-support/library-resources.js';
 import type { Context } from '../resource/context.js';
@@ -42,9 +42,7 @@ function bookApi(options: { tracing?: boolean } = {}) {
     return collection;
   };
   const seen: { wrapped?: boolean; raw?: boolean } = {};
-  const book = defineResource({
-    name: 'book',
-    model: Book,
+  const book = bookResource({
     hooks: {
       before: {
         index: [
@@ -130,7 +128,7 @@ describe('tracing', () => {
   });
 
   it('traces to the provider given as tracing, whatever is registered globally', async () => {
-    const book = defineResource({ name: 'book', model: Book });
+    const book = bookResource();
     const api = createApi({ resources: [book], store: memoryStore(), tracing: sdk() });
     await api.handle(request('GET', '/books'));
     expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['book.store.list', 'book.index']);
@@ -138,9 +136,7 @@ describe('tracing', () => {
 
   it('marks the action span of a server fault as an error, with the exception', async () => {
     trace.setGlobalTracerProvider(sdk());
-    const book = defineResource({
-      name: 'book',
-      model: Book,
+    const book = bookResource({
       hooks: {
         before: {
           index: [
