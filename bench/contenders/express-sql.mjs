@@ -75,15 +75,10 @@ export function createSqlApp(store, { count = true } = {}) {
 export async function startSqlApp(name, { books, db }, options) {
   const database = await seededDatabase(name, db, books);
   const store = await openSqlBooks(database);
-  const server = await serve(createSqlApp(store, options));
-  return {
-    ...server,
-    async close() {
-      await server.close();
-      await store.close();
-      database.remove();
-    },
-  };
+  return serve(createSqlApp(store, options), async () => {
+    await store.close();
+    database.remove();
+  });
 }
 
 /** @type {import('./contender.d.ts').Contender} */

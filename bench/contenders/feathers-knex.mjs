@@ -48,15 +48,10 @@ export default {
     app.configure(rest());
     app.use('api/books', new KnexService({ Model, name: 'books', paginate: { default: 25, max: 100 } }));
     app.use(errorHandler({ logger: false }));
-    const server = await serve(app);
-    return {
-      ...server,
-      async close() {
-        await server.close();
-        await Model.destroy();
-        database.remove();
-      },
-    };
+    return serve(app, async () => {
+      await Model.destroy();
+      database.remove();
+    });
   },
   dialect: feathersDialect,
 };

@@ -47,15 +47,10 @@ export default {
     const database = await seededDatabase('nest-typeorm', db, books);
     const { createBooksApp } = await importBooksApp();
     const app = await createBooksApp({ kind: database.kind, location: database.location, poolSize: POOL_SIZE });
-    const server = await serve(app.getHttpAdapter().getInstance());
-    return {
-      ...server,
-      async close() {
-        await server.close();
-        await app.close();
-        database.remove();
-      },
-    };
+    return serve(app.getHttpAdapter().getInstance(), async () => {
+      await app.close();
+      database.remove();
+    });
   },
   dialect: {
     /** `?page=3&per_page=25&filter[author]=A&sort=-name` → `?filter=author||$eq||A&sort=name,DESC&sort=id,ASC&limit=25&page=3`. */

@@ -26,13 +26,6 @@ export default {
     const destination = destinations[process.env.LOG_DEST ?? 'async'];
     if (!destination) throw new Error(`LOG_DEST: one of ${Object.keys(destinations).join(', ')}`);
     const logger = pino({ level: 'info' }, destination());
-    const server = await serve(createApp(store, { logRequests: true, logger }));
-    return {
-      port: server.port,
-      async close() {
-        logger.flush?.();
-        await server.close();
-      },
-    };
+    return serve(createApp(store, { logRequests: true, logger }), () => logger.flush?.());
   },
 };

@@ -33,14 +33,7 @@ export async function librarySqlStore(name, { books, db }) {
 /** Serves `listener` once `ready()` resolved; closing it closes the store too. */
 export async function serveReady(listener, ready, opened) {
   await ready();
-  const server = await serve(listener);
-  return {
-    ...server,
-    async close() {
-      await server.close();
-      await opened.close();
-    },
-  };
+  return serve(listener, () => opened.close());
 }
 
 /** @type {import('./contender.d.ts').Contender} */

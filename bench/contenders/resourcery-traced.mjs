@@ -24,13 +24,6 @@ export default {
     const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] });
     trace.setGlobalTracerProvider(provider);
     const store = await seededMemoryStore(books);
-    const server = await serve(createApp(store));
-    return {
-      port: server.port,
-      async close() {
-        await server.close();
-        await provider.shutdown();
-      },
-    };
+    return serve(createApp(store), () => provider.shutdown());
   },
 };
