@@ -39,7 +39,7 @@ const format = (rps) => Math.round(rps).toLocaleString('en-US');
 
 /**
  * Times one scenario: a warm-up per server, then `rounds` rounds, each loading every server in
- * turn (the order flips every round). Answers `Map<contender, measurements>`. With `--profile`,
+ * turn (the order flips every round), or all at once with `--together`. Answers `Map<contender, measurements>`. With `--profile`,
  * every server is profiled over the timed rounds and `saveProfile(server)` collects it. A server
  * first loaded after other scenarios ran (`warmed` lists those loaded before: express-sql-nocount
  * joins for one scenario) is warmed up as long as one scenario's timed rounds, since the others
@@ -53,27 +53,36 @@ async function measure(servers, scenario, settings, saveProfile, warmed) {
   }
   const rounds = new Map(servers.map((server) => [server.name, []]));
   if (settings.profile) await Promise.all(servers.map((server) => server.command('profile-start')));
+  const record = (server, round, measured) => {
+    if (measured.non2xx > 0 || measured.errors > 0) {
+      throw new Error(
+        `${server.name} failed ${measured.non2xx} responses and ${measured.errors} requests in ${scenario.name}`,
+      );
+    }
+    rounds.get(server.name).push(measured);
+    const dbCpu = measured.dbCpu === undefined ? '' : `  DB CPU ${format(measured.dbCpu).padStart(4)} µs/req`;
+    log(
+      `${scenario.name.padEnd(24)} round ${round + 1}/${settings.rounds}  ${server.name.padEnd(20)}` +
+        `${format(measured.rps).padStart(8)} req/s  p99 ${String(measured.p99).padStart(3)} ms` +
+        `  CPU ${format(measured.cpu).padStart(4)} µs/req${dbCpu}`,
+    );
+  };
+  // On SQL, pools close connections idle for 10 s (pg-pool's default, the library's too), as
+  // each one is while the others are timed: a few untimed requests open them again first.
+  const reconnect = (server) =>
+    settings.db === 'memory' ||
+    load({ server, scenario, connections: settings.connections, amount: 20 * settings.connections });
   for (let round = 0; round < settings.rounds; round++) {
+    if (settings.together) {
+      for (const server of servers) await reconnect(server);
+      const measured = await Promise.all(servers.map((server) => load({ ...settings, server, scenario })));
+      for (const [i, server] of servers.entries()) record(server, round, measured[i]);
+      continue;
+    }
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
-      // On SQL, pools close connections idle for 10 s (pg-pool's default, the library's too), as
-      // each one is while the others are timed: a few untimed requests open them again first.
-      if (settings.db !== 'memory') {
-        await load({ server, scenario, connections: settings.connections, amount: 20 * settings.connections });
-      }
-      const measured = await load({ ...settings, server, scenario });
-      if (measured.non2xx > 0 || measured.errors > 0) {
-        throw new Error(
-          `${server.name} failed ${measured.non2xx} responses and ${measured.errors} requests in ${scenario.name}`,
-        );
-      }
-      rounds.get(server.name).push(measured);
-      const dbCpu = measured.dbCpu === undefined ? '' : `  DB CPU ${format(measured.dbCpu).padStart(4)} µs/req`;
-      log(
-        `${scenario.name.padEnd(24)} round ${round + 1}/${settings.rounds}  ${server.name.padEnd(20)}` +
-          `${format(measured.rps).padStart(8)} req/s  p99 ${String(measured.p99).padStart(3)} ms` +
-          `  CPU ${format(measured.cpu).padStart(4)} µs/req${dbCpu}`,
-      );
+      await reconnect(server);
+      record(server, round, await load({ ...settings, server, scenario }));
     }
   }
   if (settings.profile) for (const server of servers) await saveProfile(server);
@@ -89,7 +98,8 @@ async function main() {
   log(`${about.cpus} CPUs (${about.cpuModel}), Node ${about.node}, load average ${about.loadAverage.join(' ')}`);
   log(
     `${settings.books} books in ${settings.db}; ${settings.rounds} round(s) of ${settings.duration} s per scenario ` +
-      `and contender, ${settings.warmup} s warm-up, ${settings.connections} connections`,
+      `and contender, ${settings.warmup} s warm-up, ${settings.connections} connections` +
+      (settings.together ? ' each, contenders loaded together' : ''),
   );
 
   const servers = [];

@@ -2,14 +2,22 @@
 // level info, written asynchronously in 4 KB batches (pino's documented asynchronous logging,
 // as to a stdout piped away; here to /dev/null), and no OpenTelemetry SDK registered. Its ratio
 // to `resourcery` is the cost of the request log and of the check for an SDK:
-// `node bench/run.mjs --only resourcery,resourcery-logged --baseline resourcery`.
+// `node bench/run.mjs --only resourcery,resourcery-logged --baseline resourcery --together`.
 // LOG_DEST picks where pino writes, to tell its parts apart: `async` (the default above), `sync`
 // (a write(2) per line), `discard` (pino serializes each line, a stream drops it: the library's
-// part and pino's, without the write).
+// part and pino's, without the write), `noop` (no pino: a logger whose methods do nothing, so
+// the library's part alone: the request id and its header, the timing, the line's fields).
 import pino from 'pino';
 import { createApp } from '../../examples/books/dist/app.js';
 import { serve } from '../lib/serve.mjs';
 import { seededMemoryStore } from './resourcery.mjs';
+
+const loggers = {
+  async: () => pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
+  sync: () => pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })),
+  discard: () => pino({ level: 'info' }, { write() {} }),
+  noop: () => ({ info() {}, warn() {}, error() {} }),
+};
 
 /** @type {import('./contender.d.ts').Contender} */
 export default {
@@ -18,14 +26,9 @@ export default {
   optIn: true,
   async start({ books }) {
     const store = await seededMemoryStore(books);
-    const destinations = {
-      async: () => pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }),
-      sync: () => pino.destination({ dest: '/dev/null', sync: true }),
-      discard: () => ({ write() {} }),
-    };
-    const destination = destinations[process.env.LOG_DEST ?? 'async'];
-    if (!destination) throw new Error(`LOG_DEST: one of ${Object.keys(destinations).join(', ')}`);
-    const logger = pino({ level: 'info' }, destination());
+    const make = loggers[process.env.LOG_DEST ?? 'async'];
+    if (!make) throw new Error(`LOG_DEST: one of ${Object.keys(loggers).join(', ')}`);
+    const logger = make();
     return serve(createApp(store, { logRequests: true, logger }), () => logger.flush?.());
   },
 };

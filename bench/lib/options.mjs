@@ -29,6 +29,10 @@ export const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [op
                     express-sql with --db postgres or sqlite)
   --scenarios A,B   scenarios to run (default: all; show, index-page, index-filter-sort-page, update,
                     create, and index-page-nocount with --db postgres or sqlite)
+  --together        load the contenders of a round at the same time (each over its own
+                    connections) instead of one after the other: the machine's load of the moment
+                    falls on all alike, so their CPU per request compares closely; their req/s are
+                    each one's share of the machine
   --quick           smoke run: 1 round of 1 s after 1 s of warm-up
   --profile         CPU-profile every server during each scenario's timed rounds, summarize
                     the profiles and keep them in bench/results/profiles/
@@ -62,6 +66,7 @@ export async function options() {
       only: { type: 'string' },
       baseline: { type: 'string' },
       scenarios: { type: 'string' },
+      together: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       chart: { type: 'boolean', default: false },
@@ -110,6 +115,7 @@ export async function options() {
       contenders,
       baseline: values.baseline ?? BASELINES[db],
       scenarios,
+      together: values.together,
       profile: values.profile,
       chart: values.chart,
       out: values.out,
