@@ -6,6 +6,7 @@ import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
 import { databaseHost, exitWith, listenFailure, reasonOf } from './start-up-errors.js';
 import { storeFromUrl } from './store-from-url.js';
+import { startTracing } from './tracing.js';
 
 /** Unset, books live in a SQLite file inside the example's folder (`data/` is gitignored). */
 function defaultDatabaseUrl(): string {
@@ -22,8 +23,11 @@ const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl();
 /** How long a shutdown waits for requests in flight before giving up with exit code 1. */
 const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
 let store: ReturnType<typeof storeFromUrl>;
+// With OTEL_TRACES_EXPORTER=otlp (or console), every request is traced, its store queries too.
+let tracing: ReturnType<typeof startTracing>;
 try {
   store = storeFromUrl(databaseUrl);
+  tracing = startTracing();
 } catch (error) {
   exitWith(reasonOf(error));
 }
@@ -85,6 +89,8 @@ function shutdown(signal: string): void {
   server.close(async () => {
     try {
       await store.close?.();
+      // Sends the spans still batched; a collector out of reach loses them, not the shutdown.
+      await tracing?.shutdown().catch((error) => console.error(`traces not sent: ${reasonOf(error)}`));
       console.log('shut down');
       process.exit(0);
     } catch (error) {
