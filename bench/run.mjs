@@ -39,8 +39,9 @@ const format = (rps) => Math.round(rps).toLocaleString('en-US');
 
 /**
  * Times one scenario: a warm-up per server, then `rounds` rounds, each loading every server in
- * turn (the order flips every round), or all at once with `--together`. Answers `Map<contender, measurements>`. With `--profile`,
- * every server is profiled over the timed rounds and `saveProfile(server)` collects it. A server
+ * turn (the order flips every round), or all at once with `--together`. Answers
+ * `Map<contender, measurements>`. With `--profile`, every server is profiled over the timed
+ * rounds and `saveProfile(server)` collects it. A server
  * first loaded after other scenarios ran (`warmed` lists those loaded before: express-sql-nocount
  * joins for one scenario) is warmed up as long as one scenario's timed rounds, since the others
  * have been loaded that long at least.

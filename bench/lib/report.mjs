@@ -64,14 +64,20 @@ function table(head, results, extraCells) {
  * What the columns of {@link markdownTable} mean, for the given run settings; `exceptions` lists
  * the scenarios compared with another baseline than the run's (`[{ title, baseline }]`).
  */
-export function legend({ rounds, duration, baseline, connections, db = 'memory', sqliteSynchronous }, exceptions = []) {
+export function legend(
+  { rounds, duration, baseline, connections, db = 'memory', sqliteSynchronous, together = false },
+  exceptions = [],
+) {
   const lines = [
     `req/s, p99 and CPU/req: medians of ${rounds} round(s) of ${duration} s each (${connections} connections);`,
     `CPU/req is the server process's CPU time (user + system) per request; spread: half the range`,
     `of the rounds' req/s, relative to the median. Ratios compare with ${baseline}, higher is better:`,
     `req/s ratio = contender / baseline, CPU ratio = baseline CPU/req / contender CPU/req, each the`,
-    `median of the per-round ratios (each round times every contender back to back).`,
+    together
+      ? `median of the per-round ratios (each round loads every contender at the same moment: their`
+      : `median of the per-round ratios (each round times every contender back to back).`,
   ];
+  if (together) lines.push(`req/s are each one's share of the machine, CPU/req is what compares).`);
   if (db === 'postgres') {
     lines.push(
       `DB CPU/req: the PostgreSQL server processes' CPU time per request (the contender's own database's`,
