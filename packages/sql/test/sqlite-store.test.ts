@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledResource } from '@resourcery/core/adapter';
-import type { StoredRecord } from '@resourcery/core/store';
+import { ConstraintViolation, type StoredRecord } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { bookResource, storeConformanceSuite } from '@resourcery/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,91 @@ describe('SQLite: statements outside an open transaction', () => {
       expect(created?.name).toBe('Outside');
       expect(unchanged?.name).toBe('Kept');
       expect((await books.find(created?.id ?? 0, []))?.name).toBe('Outside');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/**
+ * How many transactions the write-ahead log of the database at `path` holds: its frames that end
+ * a commit (a frame header's database size after the commit is non-zero only on those).
+ */
+function commitsInWal(path: string): number {
+  const wal = readFileSync(`${path}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  let commits = 0;
+  for (let at = 32; at + 24 <= wal.length; at += 24 + pageSize) if (wal.readUInt32BE(at + 4) !== 0) commits++;
+  return commits;
+}
+
+describe('SQLite: the writes of one turn of the event loop', () => {
+  // Each commit waits for an fsync (synchronous = FULL): the writes that arrive together are
+  // committed together, each in a savepoint, and answered once that commit is done.
+  it('are committed in one transaction, a failing write undone alone', async () => {
+    const path = join(folder, 'together.sqlite');
+    const store = sqlStore(`sqlite:${path}`);
+    const { schema } = compiledResource(bookResource({ unique: ['name'] }));
+    await store.init([schema]);
+    const books = store.collection(schema);
+    try {
+      const first = await books.create({ name: 'First', author: 'A' });
+      const before = commitsInWal(path);
+      const outcomes = await Promise.allSettled([
+        books.create({ name: 'Second', author: 'B' }),
+        books.create({ name: 'First', author: 'C' }),
+        books.update(first.id, { name: 'First, renamed' }, []),
+        books.create({ name: 'Third', author: 'D' }),
+      ]);
+      expect(commitsInWal(path) - before).toBe(1);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConstraintViolation);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ kind: 'unique' });
+      expect((outcomes[2] as PromiseFulfilledResult<StoredRecord>).value.name).toBe('First, renamed');
+    } finally {
+      await store.close();
+    }
+    // What was answered is on disk; the refused write left nothing.
+    const reopened = sqlStore(`sqlite:${path}`);
+    try {
+      const page = await reopened.collection(schema).list({
+        where: [],
+        order: [{ field: 'id', direction: 'asc' }],
+        limit: 10,
+        offset: 0,
+        count: false,
+      });
+      expect(page.records.map((book) => book.name)).toEqual(['First, renamed', 'Second', 'Third']);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('wait for a transaction that began before their commit, and are not undone with it', async () => {
+    const store = sqlStore(`sqlite:${join(folder, 'together-then-transaction.sqlite')}`);
+    const { schema } = compiledResource(bookResource());
+    await store.init([schema]);
+    const books = store.collection(schema);
+    try {
+      const failure = new Error('undo');
+      // The create waits for the end of this turn; the transaction begins before that.
+      const outside = books.create({ name: 'Outside', author: 'A' });
+      const undone = store.transaction(async (tx) => {
+        await tx.collection(schema).create({ name: 'Undone', author: 'B' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw failure;
+      });
+      expect(await undone.catch((error: unknown) => error)).toBe(failure);
+      const created = await outside;
+      expect(created.name).toBe('Outside');
+      const page = await books.list({
+        where: [],
+        order: [{ field: 'id', direction: 'asc' }],
+        limit: 10,
+        offset: 0,
+        count: false,
+      });
+      expect(page.records.map((book) => book.name)).toEqual(['Outside']);
     } finally {
       await store.close();
     }

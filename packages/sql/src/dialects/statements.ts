@@ -9,6 +9,7 @@
 const MAX_STATEMENTS = 500;
 
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
+import { type GroupedDatabase, writeTogether } from './group-commit.js';
 
 /** The part of better-sqlite3's `Database` that is cached. */
 interface SqliteDatabase {
@@ -16,10 +17,13 @@ interface SqliteDatabase {
 }
 
 /** The part of better-sqlite3's `Database` that runs statements without Kysely. */
-interface DirectDatabase {
-  readonly open: boolean;
-  readonly inTransaction: boolean;
-  prepare(source: string): { readonly reader: boolean; all(parameters: readonly unknown[]): unknown[] };
+interface DirectDatabase extends GroupedDatabase {
+  prepare(source: string): {
+    readonly reader: boolean;
+    readonly readonly: boolean;
+    all(parameters: readonly unknown[]): unknown[];
+    run(...parameters: never[]): unknown;
+  };
 }
 
 /** The SQLite databases the store opened itself, by the adapter of their Kysely dialect. */
@@ -42,7 +46,8 @@ export function runDirectly(adapter: DialectAdapter, database: DirectDatabase): 
  * Runs a compiled statement that answers rows. On the store's own SQLite database with no
  * transaction open it runs there and then: better-sqlite3 is synchronous, so nothing can come
  * between, and Kysely's lock of the one connection (a few promise turns per query) is only
- * needed to keep other statements out of an open transaction. Otherwise Kysely runs it.
+ * needed to keep other statements out of an open transaction; a write is committed with the
+ * other writes of this turn of the event loop ({@link writeTogether}). Otherwise Kysely runs it.
  *
  * @example
  * ```ts
@@ -56,7 +61,8 @@ export function execute<Row>(
   const database = direct.get(db.getExecutor().adapter);
   if (database?.open && !database.inTransaction) {
     const prepared = database.prepare(statement.sql);
-    if (prepared.reader) return { rows: prepared.all(statement.parameters) as Row[] };
+    if (prepared.reader && prepared.readonly) return { rows: prepared.all(statement.parameters) as Row[] };
+    if (prepared.reader) return writeTogether(database, prepared, db, statement);
   }
   return db.executeQuery<Row>(statement);
 }
