@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledResource } from '@resourcery/core/adapter';
-import { ConstraintViolation, type StoredRecord } from '@resourcery/core/store';
+import { type Collection, ConstraintViolation, type StoredRecord } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
-import { bookResource, storeConformanceSuite } from '@resourcery/testing';
+import { type BookResourceOptions, bookResource, storeConformanceSuite } from '@resourcery/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-sqlite-'));
@@ -13,14 +13,31 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 storeConformanceSuite('SQLite file', () => sqlStore(`sqlite:${join(folder, 'suite.sqlite')}`));
 storeConformanceSuite('SQLite in memory', () => sqlStore('sqlite::memory:'));
 
+/** A SQLite store on the file at `path` with the book resource's table (and `options`), and its books. */
+async function bookStore(path: string, options: BookResourceOptions = {}) {
+  const store = sqlStore(`sqlite:${path}`);
+  const { schema } = compiledResource(bookResource(options));
+  await store.init([schema]);
+  return { store, schema, books: store.collection(schema) };
+}
+
+/** The names of the books, in id order. */
+async function namesOf(books: Collection): Promise<unknown[]> {
+  const page = await books.list({
+    where: [],
+    order: [{ field: 'id', direction: 'asc' }],
+    limit: 10,
+    offset: 0,
+    count: false,
+  });
+  return page.records.map((book) => book.name);
+}
+
 describe('SQLite: statements outside an open transaction', () => {
   // The store runs a statement on better-sqlite3 directly when no transaction is open on its one
   // connection; while one is, it must wait for it instead of joining it.
   it('neither see its writes nor are undone with it', async () => {
-    const store = sqlStore(`sqlite:${join(folder, 'outside.sqlite')}`);
-    const { schema } = compiledResource(bookResource());
-    await store.init([schema]);
-    const books = store.collection(schema);
+    const { store, schema, books } = await bookStore(join(folder, 'outside.sqlite'));
     try {
       const kept = await books.create({ name: 'Kept', author: 'A' });
       const outside: Promise<unknown>[] = [];
@@ -63,10 +80,7 @@ describe('SQLite: the writes of one turn of the event loop', () => {
   // committed together, each in a savepoint, and answered once that commit is done.
   it('are committed in one transaction, a failing write undone alone', async () => {
     const path = join(folder, 'together.sqlite');
-    const store = sqlStore(`sqlite:${path}`);
-    const { schema } = compiledResource(bookResource({ unique: ['name'] }));
-    await store.init([schema]);
-    const books = store.collection(schema);
+    const { store, books } = await bookStore(path, { unique: ['name'] });
     try {
       const first = await books.create({ name: 'First', author: 'A' });
       const before = commitsInWal(path);
@@ -85,26 +99,16 @@ describe('SQLite: the writes of one turn of the event loop', () => {
       await store.close();
     }
     // What was answered is on disk; the refused write left nothing.
-    const reopened = sqlStore(`sqlite:${path}`);
+    const reopened = await bookStore(path, { unique: ['name'] });
     try {
-      const page = await reopened.collection(schema).list({
-        where: [],
-        order: [{ field: 'id', direction: 'asc' }],
-        limit: 10,
-        offset: 0,
-        count: false,
-      });
-      expect(page.records.map((book) => book.name)).toEqual(['First, renamed', 'Second', 'Third']);
+      expect(await namesOf(reopened.books)).toEqual(['First, renamed', 'Second', 'Third']);
     } finally {
-      await reopened.close();
+      await reopened.store.close();
     }
   });
 
   it('wait for a transaction that began before their commit, and are not undone with it', async () => {
-    const store = sqlStore(`sqlite:${join(folder, 'together-then-transaction.sqlite')}`);
-    const { schema } = compiledResource(bookResource());
-    await store.init([schema]);
-    const books = store.collection(schema);
+    const { store, schema, books } = await bookStore(join(folder, 'together-then-transaction.sqlite'));
     try {
       const failure = new Error('undo');
       // The create waits for the end of this turn; the transaction begins before that.
@@ -117,14 +121,7 @@ describe('SQLite: the writes of one turn of the event loop', () => {
       expect(await undone.catch((error: unknown) => error)).toBe(failure);
       const created = await outside;
       expect(created.name).toBe('Outside');
-      const page = await books.list({
-        where: [],
-        order: [{ field: 'id', direction: 'asc' }],
-        limit: 10,
-        offset: 0,
-        count: false,
-      });
-      expect(page.records.map((book) => book.name)).toEqual(['Outside']);
+      expect(await namesOf(books)).toEqual(['Outside']);
     } finally {
       await store.close();
     }
