@@ -159,11 +159,12 @@ export class SqlCollection implements Collection {
             });
           }
         }
-        const result = await db
-          .deleteFrom(plan.table)
-          .where((eb) => plan.matches(eb, where, id))
-          .executeTakeFirstOrThrow();
-        return result.numDeletedRows > 0n;
+        const remove = db.deleteFrom(plan.table).where((eb) => plan.matches(eb, where, id));
+        if (plan.dialect.supportsReturning) {
+          // Answering rows, a SQLite delete is committed with the other writes of its turn.
+          return (await execute(db, remove.returning('id').compile())).rows.length > 0;
+        }
+        return (await remove.executeTakeFirstOrThrow()).numDeletedRows > 0n;
       },
       { destroying: true },
     );

@@ -83,15 +83,24 @@ describe('SQLite: the writes of one turn of the event loop', () => {
     const { store, books } = await bookStore(path, { unique: ['name'] });
     try {
       const first = await books.create({ name: 'First', author: 'A' });
+      const gone = await books.create({ name: 'Gone', author: 'E' });
       const before = commitsInWal(path);
       const outcomes = await Promise.allSettled([
         books.create({ name: 'Second', author: 'B' }),
         books.create({ name: 'First', author: 'C' }),
         books.update(first.id, { name: 'First, renamed' }, []),
+        books.destroy(gone.id, []),
         books.create({ name: 'Third', author: 'D' }),
       ]);
       expect(commitsInWal(path) - before).toBe(1);
-      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect((outcomes[3] as PromiseFulfilledResult<boolean>).value).toBe(true);
       expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConstraintViolation);
       expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ kind: 'unique' });
       expect((outcomes[2] as PromiseFulfilledResult<StoredRecord>).value.name).toBe('First, renamed');

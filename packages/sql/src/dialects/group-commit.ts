@@ -8,7 +8,7 @@
  */
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 
-/** A prepared statement that writes and answers rows (`INSERT`/`UPDATE … RETURNING`). */
+/** A prepared statement that writes and answers rows (`INSERT`, `UPDATE`, `DELETE … RETURNING`). */
 export interface WritingStatement {
   all(parameters: readonly unknown[]): unknown[];
 }
