@@ -14,6 +14,8 @@ export function bundleExampleServer(entry?: string): Promise<string> {
 export class ExampleServer {
   /** The last 10,000 characters the process wrote (stdout and stderr). */
   output = '';
+  /** What the process wrote on stderr. */
+  stderr = '';
 
   private constructor(
     readonly child: ChildProcess,
@@ -42,6 +44,7 @@ export class ExampleServer {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let stderr = '';
     let server: ExampleServer | undefined;
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -58,7 +61,11 @@ export class ExampleServer {
         if (server) server.output = output;
       };
       child.stdout?.on('data', read); // keeps reading the request log, so the pipe never fills
-      child.stderr?.on('data', read);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (server) server.stderr = stderr;
+        read(chunk);
+      });
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`the server exited with ${code}:\n${output}`));
@@ -66,6 +73,7 @@ export class ExampleServer {
     });
     server = new ExampleServer(child, `http://127.0.0.1:${port}/api`);
     server.output = output;
+    server.stderr = stderr;
     return server;
   }
 

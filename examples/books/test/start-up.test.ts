@@ -77,6 +77,19 @@ describe('the example server when it cannot start', () => {
     expect(lines[0]).toMatch(/^DATABASE_URL: unsupported store "redis:\/\/app:\*\*\*@cache\/0"/);
   });
 
+  it('says in one line which trace exporters it takes when OTEL_TRACES_EXPORTER names another', async () => {
+    const { code, stdout, stderr } = await start({
+      PORT: '0',
+      DATABASE_URL: 'memory:',
+      OTEL_TRACES_EXPORTER: 'zipkin',
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'OTEL_TRACES_EXPORTER=zipkin names "zipkin": use otlp, console or none, e.g. OTEL_TRACES_EXPORTER=otlp npm start\n',
+    );
+  });
+
   it('refuses a PORT that is not a port number, in one line', async () => {
     const { code, stderr } = await start({ PORT: 'http', DATABASE_URL: 'memory:' });
     expect(code).toBe(1);

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleExampleServer } from '../../../scripts/bundle-example-server.mjs';
+import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 
 // The example's server as a team runs it with OTEL_TRACES_EXPORTER: its spans leave the process
 // through the OpenTelemetry exporters (OTLP over HTTP to a collector, or the console), and the
@@ -24,7 +23,7 @@ let collector: Server;
 let collectorUrl: string;
 
 beforeAll(async () => {
-  bundle = await bundleExampleServer('books-tracing');
+  bundle = await bundleExampleServer();
   collector = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -37,43 +36,18 @@ beforeAll(async () => {
   }).listen(0, '127.0.0.1');
   await once(collector, 'listening');
   collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-}, 30_000);
+});
 afterAll(() => new Promise((done) => collector.close(done)));
 
-/** Starts the example's server with `env` on a free port; answers its origin and its output so far. */
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [bundle], {
-    env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${output.stderr}`)));
-    child.stdout.on('data', () => {
-      const found = /http:\/\/localhost:(\d+)\/api\/books/.exec(output.stdout);
-      if (found) resolve(`http://127.0.0.1:${found[1]}`);
-    });
-  });
-  return { child, origin, output };
-}
-
 /** Stops the server as an orchestrator does (SIGTERM) and answers its exit code. */
-async function stop(child: ChildProcess): Promise<number | null> {
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const [code] = await exited;
-  return code;
+async function stop(server: ExampleServer): Promise<number | null> {
+  await server.kill('SIGTERM');
+  return server.child.exitCode;
 }
 
-/** The JSON log lines of the server's output (pino's), by request id. */
-function logLine(stdout: string, requestId: string | null): Record<string, unknown> | undefined {
-  return stdout
+/** The JSON log line (pino's) of the request with this id, in the server's output. */
+function logLine(output: string, requestId: string | null): Record<string, unknown> | undefined {
+  return output
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
@@ -83,17 +57,17 @@ function logLine(stdout: string, requestId: string | null): Record<string, unkno
 describe('the example server with OTEL_TRACES_EXPORTER', () => {
   it('sends each request trace, store query included, to the OTLP collector before it exits', async () => {
     exports.length = 0;
-    const { child, origin, output } = await startServer({
+    const server = await ExampleServer.start(bundle, 'memory:', {
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
       OTEL_SERVICE_NAME: 'books-under-test',
     });
-    const response = await fetch(`${origin}/api/books?per_page=5`);
+    const response = await fetch(`${server.baseUrl}/books?per_page=5`);
     expect(response.status).toBe(200);
     const requestId = response.headers.get('x-request-id');
     expect(exports).toEqual([]); // batched: sent on the batch's schedule or at shutdown
-    expect(await stop(child)).toBe(0);
-    expect(output.stderr).toBe('');
+    expect(await stop(server)).toBe(0);
+    expect(server.stderr).toBe('');
 
     expect(exports.map((sent) => sent.contentType)).toEqual(['application/json']);
     const [resourceSpans] = exports[0]?.body.resourceSpans ?? [];
@@ -104,32 +78,16 @@ describe('the example server with OTEL_TRACES_EXPORTER', () => {
     const traceIds = new Set(spans.map((span) => span.traceId));
     expect(traceIds.size).toBe(1);
     // The request's log line leads to its trace.
-    expect(logLine(output.stdout, requestId)).toMatchObject({ action: 'index', traceId: [...traceIds][0] });
-  }, 30_000);
+    expect(logLine(server.output, requestId)).toMatchObject({ action: 'index', traceId: [...traceIds][0] });
+  });
 
   it('prints the spans with OTEL_TRACES_EXPORTER=console', async () => {
-    const { child, origin, output } = await startServer({ OTEL_TRACES_EXPORTER: 'console' });
-    const response = await fetch(`${origin}/api/books/1`);
+    const server = await ExampleServer.start(bundle, 'memory:', { OTEL_TRACES_EXPORTER: 'console' });
+    const response = await fetch(`${server.baseUrl}/books/1`);
     expect(response.status).toBe(404);
-    expect(await stop(child)).toBe(0);
-    expect(output.stdout).toContain("name: 'book.show'");
-    expect(output.stdout).toContain("name: 'book.store.find'");
-    expect(output.stdout).toContain("'service.name': 'books-api'");
-  }, 30_000);
-
-  it('says in one line which exporters it takes when it knows not the one named', async () => {
-    const child = spawn(process.execPath, [bundle], {
-      env: { ...process.env, PORT: '0', DATABASE_URL: 'memory:', OTEL_TRACES_EXPORTER: 'zipkin' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(1);
-    expect(stderr).toBe(
-      'OTEL_TRACES_EXPORTER=zipkin names "zipkin": use otlp, console or none, e.g. OTEL_TRACES_EXPORTER=otlp npm start\n',
-    );
-  }, 30_000);
+    expect(await stop(server)).toBe(0);
+    expect(server.output).toContain("name: 'book.show'");
+    expect(server.output).toContain("name: 'book.store.find'");
+    expect(server.output).toContain("'service.name': 'books-api'");
+  });
 });
