@@ -1,10 +1,10 @@
 // The core alone, without sockets: µs per `api.handle()` of the books resource over the memory
-// store (10,000 books), for show, update and create requests as the node:http adapter builds
+// store (10,000 books), for show, index (page 3 of 25, counted or not), update and create requests as the node:http adapter builds
 // them (the body a readable stream with a declared length). It tells what a change to the core
 // costs or saves long before the HTTP benchmark can see it through the noise, but not what a
 // request costs on a real server: there, caches are cold after the socket work and the same
 // code takes about three times as long. Usage:
-//   npm run build && node bench/micro.mjs [show,update,create]
+//   npm run build && node bench/micro.mjs [show,index,index-nocount,update,create]
 // CORE=<path to another build's dist/> compares two builds of @resourcery/core.
 import 'reflect-metadata';
 import { Readable } from 'node:stream';
@@ -37,6 +37,16 @@ function withBody(method, path, text) {
 const cases = {
   show: () =>
     api.handle({ method: 'GET', path: `/books/${randomId()}`, basePath: '/api', rawQuery: '', headers: HEADERS }),
+  index: () =>
+    api.handle({ method: 'GET', path: '/books', basePath: '/api', rawQuery: 'page=3&per_page=25', headers: HEADERS }),
+  'index-nocount': () =>
+    api.handle({
+      method: 'GET',
+      path: '/books',
+      basePath: '/api',
+      rawQuery: 'page=3&per_page=25&count=false',
+      headers: HEADERS,
+    }),
   update: () => api.handle(withBody('PATCH', `/books/${randomId()}`, '{"name":"The Dispossessed"}')),
   create: () => api.handle(withBody('POST', '/books', '{"name":"A new book","author":"Ursula K. Le Guin"}')),
 };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LINK_BUDGET, paginationHeaders } from './links.js';
 
@@ -49,5 +50,31 @@ describe('paginationHeaders', () => {
     // Alone over the budget, the most useful relation is still sent.
     const huge = paginationHeaders({ basePath: '/api', path: '/books', rawQuery: `q=${'x'.repeat(20_000)}` }, 2, 1, 3);
     expect(Object.keys(targets(huge.Link as string))).toEqual(['next']);
+  });
+
+  it('keeps every other parameter as the client meant it and replaces page, in every relation (property)', () => {
+    const pair = fc.tuple(
+      fc.oneof(fc.constant('page'), fc.string({ unit: 'grapheme' })),
+      fc.string({ unit: 'grapheme' }),
+    );
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 6 }), fc.boolean(), (pairs, plus) => {
+        // Spaces sent as `+` or as `%20`: the query parser reads both as a space.
+        const encode = (text: string) => {
+          const encoded = encodeURIComponent(text);
+          return plus ? encoded.replace(/%20/g, '+') : encoded;
+        };
+        const rawQuery = pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&');
+        const found = targets(
+          paginationHeaders({ basePath: '/api', path: '/books', rawQuery }, 2, 1, 3).Link as string,
+        );
+        const kept = pairs.filter(([key]) => key !== 'page');
+        for (const [rel, page] of Object.entries({ first: 1, prev: 1, next: 3, last: 3 })) {
+          const url = new URL(found[rel] as string, 'http://host');
+          expect(url.pathname).toBe('/api/books');
+          expect([...url.searchParams]).toEqual([...kept, ['page', String(page)]]);
+        }
+      }),
+    );
   });
 });

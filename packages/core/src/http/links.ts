@@ -26,10 +26,7 @@ export function paginationHeaders(
   total: number | undefined,
   hasMore?: boolean,
 ): Record<string, string> {
-  const kept = url.rawQuery
-    .split('&')
-    .filter((pair) => pair !== '' && !isPage(pair))
-    .map(reencode);
+  const query = keptPairs(url.rawQuery, 'page');
   const path = encodePath(`${url.basePath}${url.path}`);
   const last = total === undefined ? undefined : Math.max(1, Math.ceil(total / perPage));
   const pages: Partial<Record<(typeof ORDER)[number], number>> = { first: 1 };
@@ -37,26 +34,47 @@ export function paginationHeaders(
   if (last === undefined ? hasMore : page < last) pages.next = page + 1;
   if (last !== undefined) pages.last = last;
 
-  const links = new Map<string, string>();
+  const links: Partial<Record<(typeof ORDER)[number], string>> = {};
+  let count = 0;
   let size = 0;
   for (const rel of PRIORITY) {
     const target = pages[rel];
     if (target === undefined) continue;
-    const link = `<${path}?${[...kept, `page=${target}`].join('&')}>; rel="${rel}"`;
-    if (links.size > 0 && size + 2 + link.length > LINK_BUDGET) continue;
-    links.set(rel, link);
-    size += (links.size > 1 ? 2 : 0) + link.length;
+    const link = `<${path}?${query}page=${target}>; rel="${rel}"`;
+    if (count > 0 && size + 2 + link.length > LINK_BUDGET) continue;
+    links[rel] = link;
+    size += (count > 0 ? 2 : 0) + link.length;
+    count++;
   }
-  const headers: Record<string, string> = {
-    Link: ORDER.flatMap((rel) => links.get(rel) ?? []).join(', '),
-  };
+  let header = '';
+  for (const rel of ORDER) {
+    const link = links[rel];
+    if (link !== undefined) header = header === '' ? link : `${header}, ${link}`;
+  }
+  const headers: Record<string, string> = { Link: header };
   if (total !== undefined) headers['X-Total-Count'] = String(total);
   return headers;
 }
 
-/** Whether a raw `key=value` pair is `page`, however its key is percent-encoded (`pag%65=2`). */
-function isPage(pair: string): boolean {
-  return decode(pair.split('=', 1)[0] as string) === 'page';
+/**
+ * The request's query pairs but those of the parameter `replaced` (however its key is
+ * percent-encoded: `pag%65=2`), each re-encoded, joined with `&` and followed by one `&` when
+ * any is kept: the start of a link's query, which the replaced parameter ends.
+ */
+function keptPairs(rawQuery: string, replaced: string): string {
+  let kept = '';
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '' || keyOf(pair) === replaced) continue;
+    kept += `${reencode(pair)}&`;
+  }
+  return kept;
+}
+
+/** The decoded key of a raw `key=value` pair (decoded only when it holds an escape or a `+`). */
+function keyOf(pair: string): string {
+  const equals = pair.indexOf('=');
+  const key = equals === -1 ? pair : pair.slice(0, equals);
+  return key.includes('%') || key.includes('+') ? decode(key) : key;
 }
 
 /**
@@ -77,11 +95,8 @@ export function cursorHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   if (next !== undefined) {
-    const kept = url.rawQuery
-      .split('&')
-      .filter((pair) => pair !== '' && decode(pair.split('=', 1)[0] as string) !== 'after')
-      .map(reencode);
-    headers.Link = `<${encodePath(`${url.basePath}${url.path}`)}?${[...kept, `after=${next}`].join('&')}>; rel="next"`;
+    const query = keptPairs(url.rawQuery, 'after');
+    headers.Link = `<${encodePath(`${url.basePath}${url.path}`)}?${query}after=${next}>; rel="next"`;
   }
   if (total !== undefined) headers['X-Total-Count'] = String(total);
   return headers;

@@ -39,6 +39,8 @@ function invalid(detail: string): BadRequestError {
 }
 
 function decode(component: string): string {
+  // Most components hold neither an escape nor a `+`: they decode to themselves.
+  if (!component.includes('%') && !component.includes('+')) return component;
   try {
     return decodeURIComponent(component.replace(/\+/g, ' '));
   } catch {
