@@ -29,6 +29,42 @@ interface DirectDatabase extends GroupedDatabase {
 /** The SQLite databases the store opened itself, by the adapter of their Kysely dialect. */
 const direct = new WeakMap<DialectAdapter, DirectDatabase>();
 
+/** The part of pg's `Pool` that runs statements without Kysely. */
+export interface DirectPool {
+  /** Set once `end()` was called: Kysely then answers, as it does after `destroy()`. */
+  readonly ending: boolean;
+  connect(): Promise<{
+    query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+    release(): void;
+  }>;
+}
+
+/** The PostgreSQL pools the store opened itself (once opened), by the adapter of their Kysely dialect. */
+const pools = new WeakMap<DialectAdapter, { pool?: DirectPool }>();
+
+/**
+ * Lets {@link execute} run statements of Kysely instances with this adapter on `opened.pool`,
+ * once it is set, outside transactions (only the store's own PostgreSQL dialect registers).
+ *
+ * @example
+ * ```ts
+ * queryDirectly(adapter, opened); // later: opened.pool = pool
+ * ```
+ */
+export function queryDirectly(adapter: DialectAdapter, opened: { pool?: DirectPool }): void {
+  pools.set(adapter, opened);
+}
+
+/** One statement on a connection of `pool`: what Kysely does, without its layers of promises. */
+async function onPool<Row>(pool: DirectPool, statement: CompiledQuery): Promise<QueryResult<Row>> {
+  const client = await pool.connect();
+  try {
+    return (await client.query(statement.sql, statement.parameters)) as QueryResult<Row>;
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * Lets {@link execute} run statements of Kysely instances with this adapter on `database`
  * directly (only the store's own SQLite dialect registers).
@@ -47,7 +83,9 @@ export function runDirectly(adapter: DialectAdapter, database: DirectDatabase): 
  * transaction open it runs there and then: better-sqlite3 is synchronous, so nothing can come
  * between, and Kysely's lock of the one connection (a few promise turns per query) is only
  * needed to keep other statements out of an open transaction; a write is committed with the
- * other writes of this turn of the event loop ({@link writeTogether}). Otherwise Kysely runs it.
+ * other writes of this turn of the event loop ({@link writeTogether}). Outside a transaction on
+ * the store's own PostgreSQL pool, it runs on a connection of the pool as Kysely would, without
+ * Kysely's layers around it (a few µs of CPU per query). Otherwise Kysely runs it.
  *
  * @example
  * ```ts
@@ -58,12 +96,15 @@ export function execute<Row>(
   db: Kysely<unknown>,
   statement: CompiledQuery,
 ): QueryResult<Row> | Promise<QueryResult<Row>> {
-  const database = direct.get(db.getExecutor().adapter);
+  const { adapter } = db.getExecutor();
+  const database = direct.get(adapter);
   if (database?.open && !database.inTransaction) {
     const prepared = database.prepare(statement.sql);
     if (prepared.reader && prepared.readonly) return { rows: prepared.all(statement.parameters) as Row[] };
     if (prepared.reader) return writeTogether(database, prepared, db, statement);
   }
+  const pool = pools.get(adapter)?.pool;
+  if (pool && !pool.ending && !db.isTransaction) return onPool<Row>(pool, statement);
   return db.executeQuery<Row>(statement);
 }
 
