@@ -1,9 +1,9 @@
 // The core alone, without sockets: µs per `api.handle()` of the books resource over the memory
-// store (10,000 books), for show, index (page 3 of 25, counted or not), update and create requests as the node:http adapter builds
-// them (the body a readable stream with a declared length). It tells what a change to the core
-// costs or saves long before the HTTP benchmark can see it through the noise, but not what a
-// request costs on a real server: there, caches are cold after the socket work and the same
-// code takes about three times as long. Usage:
+// store (10,000 books), for show, index (page 3 of 25, counted or not), update and create
+// requests as the node:http adapter builds them (the body a readable stream with a declared
+// length). It tells what a change to the core costs or saves long before the HTTP benchmark can
+// see it through the noise, but not what a request costs on a real server: there, caches are
+// cold after the socket work and the same code takes about three times as long. Usage:
 //   npm run build && node bench/micro.mjs [show,index,index-nocount,update,create]
 // CORE=<path to another build's dist/> compares two builds of @resourcery/core.
 import 'reflect-metadata';

@@ -14,8 +14,8 @@ import { createApp } from '../../examples/books/dist/app.js';
 import { serve } from '../lib/serve.mjs';
 import { seededMemoryStore } from './resourcery.mjs';
 
-/** The loggers `LOG_DEST` names (resourcery-sql-logged takes them too). */
-export const loggers = {
+/** The loggers `LOG_DEST` names. */
+const loggers = {
   async: () => pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
   sync: () => pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })),
   discard: () => pino({ level: 'info' }, { write() {} }),
@@ -34,7 +34,7 @@ export default {
   },
 };
 
-/** The logger `LOG_DEST` names (`sync` when unset). */
+/** The logger `LOG_DEST` names (`sync` when unset); resourcery-sql-logged logs with it too. */
 export function loggerOfEnvironment() {
   const make = loggers[process.env.LOG_DEST ?? 'sync'];
   if (!make) throw new Error(`LOG_DEST: one of ${Object.keys(loggers).join(', ')}`);
