@@ -2,7 +2,7 @@ import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resou
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
-import { type DirectPool, preparePostgresStatements, queryDirectly } from './statements.js';
+import { preparePostgresStatements, queryDirectly } from './statements.js';
 
 /** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
 const DATE_OID = 1082;
@@ -30,7 +30,7 @@ const KINDS: Record<string, ConstraintKind> = {
 /** Data exceptions (value too long, a NUL character in text...) and index rows over the limit. */
 const DATA_EXCEPTION = /^(22...|54000)$/;
 
-async function openPostgres(url: string, options: ConnectionOptions, opened: { pool?: DirectPool }) {
+async function openPostgres(url: string, options: ConnectionOptions) {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
@@ -51,8 +51,21 @@ async function openPostgres(url: string, options: ConnectionOptions, opened: { p
     client.on('error', () => {});
     preparePostgresStatements(client);
   });
-  opened.pool = pool;
   return pool;
+}
+
+/** Kysely's PostgreSQL dialect over a pool, whose statements {@link queryDirectly} lets run on it. */
+function openingDialect(url: string, options: ConnectionOptions): PostgresDialect {
+  const adapter = new PostgresAdapter();
+  const dialect = new PostgresDialect({
+    pool: async () => {
+      const pool = await openPostgres(url, options);
+      queryDirectly(adapter, pool);
+      return pool;
+    },
+  });
+  dialect.createAdapter = () => adapter;
+  return dialect;
 }
 
 function columnType(attribute: AttributeSchema): string {
@@ -105,18 +118,7 @@ async function describeColumns(db: Parameters<SqlDialectSpec['describeColumns']>
  */
 export const postgres: SqlDialectSpec = {
   name: 'postgres',
-  createKyselyDialect: (url, options) => {
-    // Outside transactions the store's statements run on the pool itself (see `execute`).
-    const opened: { pool?: DirectPool } = {};
-    const dialect = new PostgresDialect({ pool: () => openPostgres(url, options, opened) });
-    const createAdapter = dialect.createAdapter.bind(dialect);
-    dialect.createAdapter = () => {
-      const adapter = createAdapter();
-      queryDirectly(adapter, opened);
-      return adapter;
-    };
-    return dialect;
-  },
+  createKyselyDialect: openingDialect,
   recognizes: (adapter) => adapter instanceof PostgresAdapter,
   serverDialect: async () => postgres,
 

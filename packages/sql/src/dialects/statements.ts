@@ -39,20 +39,20 @@ export interface DirectPool {
   }>;
 }
 
-/** The PostgreSQL pools the store opened itself (once opened), by the adapter of their Kysely dialect. */
-const pools = new WeakMap<DialectAdapter, { pool?: DirectPool }>();
+/** The PostgreSQL pools the store opened itself, by the adapter of their Kysely dialect. */
+const pools = new WeakMap<DialectAdapter, DirectPool>();
 
 /**
- * Lets {@link execute} run statements of Kysely instances with this adapter on `opened.pool`,
- * once it is set, outside transactions (only the store's own PostgreSQL dialect registers).
+ * Lets {@link execute} run statements of Kysely instances with this adapter on `pool`, outside
+ * transactions (only the store's own PostgreSQL dialect registers).
  *
  * @example
  * ```ts
- * queryDirectly(adapter, opened); // later: opened.pool = pool
+ * queryDirectly(adapter, new pg.Pool({ connectionString: url }));
  * ```
  */
-export function queryDirectly(adapter: DialectAdapter, opened: { pool?: DirectPool }): void {
-  pools.set(adapter, opened);
+export function queryDirectly(adapter: DialectAdapter, pool: DirectPool): void {
+  pools.set(adapter, pool);
 }
 
 /** One statement on a connection of `pool`: what Kysely does, without its layers of promises. */
@@ -103,7 +103,7 @@ export function execute<Row>(
     if (prepared.reader && prepared.readonly) return { rows: prepared.all(statement.parameters) as Row[] };
     if (prepared.reader) return writeTogether(database, prepared, db, statement);
   }
-  const pool = pools.get(adapter)?.pool;
+  const pool = pools.get(adapter);
   if (pool && !pool.ending && !db.isTransaction) return onPool<Row>(pool, statement);
   return db.executeQuery<Row>(statement);
 }
