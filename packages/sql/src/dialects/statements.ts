@@ -30,7 +30,7 @@ interface DirectDatabase extends GroupedDatabase {
 const direct = new WeakMap<DialectAdapter, DirectDatabase>();
 
 /** The part of pg's `Pool` that runs statements without Kysely. */
-export interface DirectPool {
+interface DirectPool {
   /** Set once `end()` was called: Kysely then answers, as it does after `destroy()`. */
   readonly ending: boolean;
   connect(): Promise<{
