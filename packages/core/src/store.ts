@@ -20,7 +20,7 @@ export {
   type DecimalProblem,
 } from './schema/values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
-export { memoryStore } from './store/memory-store.js';
+export { memoryStore, randomSecret } from './store/memory-store.js';
 export type {
   Collection,
   Condition,

@@ -39,10 +39,27 @@ export function memoryStore(): Store {
 
 const NONE: readonly Referrer[] = [];
 
+/**
+ * A new random secret: 32 bytes in base64url (43 characters), for {@link Store.secret}.
+ *
+ * @example
+ * ```ts
+ * const secret = randomSecret(); // 'Qm9v…'
+ * ```
+ */
+export function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 class MemoryStore implements Store, Tables {
   private readonly collections = new Map<string, MemoryCollection>();
   /** Collection name → the foreign keys (of every collection created so far) pointing at it. */
   private readonly pointing = new Map<string, Referrer[]>();
+  /** The store's secrets: its records live in this process only, so its secrets may too. */
+  private readonly secrets = new Map<string, string>();
 
   collection(schema: CollectionSchema): Collection {
     return this.open(schema);
@@ -54,6 +71,15 @@ class MemoryStore implements Store, Tables {
 
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return this.run((log) => work(this.bound(log)));
+  }
+
+  async secret(name: string): Promise<string> {
+    let secret = this.secrets.get(name);
+    if (secret === undefined) {
+      secret = randomSecret();
+      this.secrets.set(name, secret);
+    }
+    return secret;
   }
 
   table(name: string): MemoryCollection | undefined {

@@ -152,4 +152,18 @@ export interface Store {
   init?(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Releases connections. */
   close?(): Promise<void>;
+  /**
+   * A random secret kept by the store under `name`, made on first use and then the same for
+   * every process that uses the store (the SQL stores keep it in a table of their own): the API
+   * keys its cursors and entity tags with it, so that a cursor one process made is accepted by
+   * every other one, and across restarts. A store that cannot share one leaves this out; the API
+   * then needs its `secret` option unless it is the only process (the memory store's is per
+   * store, as its records are).
+   *
+   * @example
+   * ```ts
+   * const secret = await store.secret?.('cursor'); // 'k3X0…' (43 base64url characters)
+   * ```
+   */
+  secret?(name: string): Promise<string>;
 }
