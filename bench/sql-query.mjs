@@ -7,7 +7,6 @@
 // before it is timed, and each statement's plan is printed.
 //   node bench/sql-query.mjs --help
 // Results: stdout (markdown) and bench/results/sql-query-latest.json; docs/performance.md by hand.
-import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +89,9 @@ const lib = await importBundle(
   `import 'reflect-metadata';
   export { belongsTo, createApi, defineResource, hasMany } from '@resourcery/core';
   export { sqlStore } from '@resourcery/sql';
-  export { Author, Book } from './examples/library/src/models.ts';`,
+  export { Author, Book } from './examples/library/src/models.ts';
+  export { Keys } from './packages/core/src/http/keys.ts';
+  export { decodeCursor, encodeCursor } from './packages/core/src/resource/cursor.ts';`,
   { source: args.source, name: 'sql-query' },
 );
 
@@ -338,7 +339,7 @@ async function prepare(target) {
     apis[pagination] = lib.createApi({
       resources: libraryResources(pagination),
       store: store.store,
-      cursorSecret: SECRET,
+      secret: SECRET,
     });
     await apis[pagination].ready(); // creates the tables, their indexes and the foreign key
   }
@@ -380,17 +381,10 @@ const query = (params) =>
 /** The values of the cursor pagination's position after `record` in `order`. */
 const positionOf = (record, order) => order.map(({ field }) => record[field]);
 
-/** A cursor as the core signs it (packages/core/src/resource/cursor.ts): payload.hmac, base64url. */
-function cursorFor(where, order, values) {
-  const key = createHash('sha256').update(SECRET).digest();
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([where, order]))
-    .digest()
-    .subarray(0, 12)
-    .toString('base64url');
-  const payload = Buffer.from(JSON.stringify({ v: 1, q: fingerprint, k: values })).toString('base64url');
-  return `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
-}
+/** A cursor as the core makes it (packages/core/src/resource/cursor.ts), for the row `last`. */
+const keys = new lib.Keys(SECRET);
+const bindingOf = (where, order) => ({ resource: 'books', where, scope: [], order });
+const cursorFor = (where, order, last) => lib.encodeCursor(keys, bindingOf(where, order), last);
 
 const deepCursors = new Map();
 
@@ -574,15 +568,13 @@ async function check(target, scenario) {
     const base = ALL_SCENARIOS.find((other) => other.id === scenario.deep);
     const baseQuery = await listQueryOf(target, base, base.params());
     const sorted = expectedRows(base, base.params(), baseQuery.order);
-    deepCursors.set(
-      scenario.id,
-      cursorFor(baseQuery.where, baseQuery.order, positionOf(sorted[DEEP - 1], baseQuery.order)),
-    );
+    deepCursors.set(scenario.id, await cursorFor(baseQuery.where, baseQuery.order, sorted[DEEP - 1]));
     const first = await target.apis.cursor.handle(request(query(base.params())));
     const link = first.headers.link ?? first.headers.Link ?? '';
     const next = decodeURIComponent(/after=([^>&]+)>; rel="next"/.exec(link)?.[1] ?? '');
-    const k = next && JSON.parse(Buffer.from(next.split('.')[0], 'base64url').toString()).k;
-    if (!next || cursorFor(baseQuery.where, baseQuery.order, k) !== next) {
+    const position = next && (await lib.decodeCursor(keys, bindingOf(baseQuery.where, baseQuery.order), next));
+    const expected = positionOf(sorted[PER_PAGE - 1], baseQuery.order);
+    if (!position || JSON.stringify(position.values) !== JSON.stringify(expected)) {
       throw new Error(`${scenario.id}: the core's cursors are not made as this script makes them (${link})`);
     }
   }

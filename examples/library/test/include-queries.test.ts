@@ -47,6 +47,7 @@ function countingStore(store: Store, counter: Counter): Store {
     transaction: (work) => store.transaction(work),
     init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
     close: () => store.close?.() ?? Promise.resolve(),
+    secret: (name) => (store.secret as NonNullable<Store['secret']>).call(store, name),
   };
 }
 

@@ -20,6 +20,7 @@ function faultyStore(): Store {
   };
   return {
     transaction: (work) => provider.transaction(work),
+    secret: (name) => provider.secret(name),
     collection(schema) {
       const inner = provider.collection(schema);
       const guarded =

@@ -14,6 +14,7 @@ function faultyStore(): Store {
   const provider = memoryStore();
   return {
     transaction: (work) => provider.transaction(work),
+    secret: (name) => provider.secret(name),
     collection(schema) {
       const inner = provider.collection(schema);
       return Object.assign(Object.create(inner) as Collection, {

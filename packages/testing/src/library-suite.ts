@@ -6,7 +6,7 @@ import { cursorErrorCases, cursorWritingCases } from './library-cases/cursor-err
 import { dateTimeCases } from './library-cases/date-time-cases.js';
 import { decimalCases } from './library-cases/decimal-cases.js';
 import { destroyCases } from './library-cases/destroy-cases.js';
-import { includeCases, includeLimitCases } from './library-cases/include-cases.js';
+import { includeBoundCases, includeCases, includeLimitCases } from './library-cases/include-cases.js';
 import { operatorCases } from './library-cases/operator-cases.js';
 import { operatorErrorCases } from './library-cases/operator-error-cases.js';
 import { relationFilterCases } from './library-cases/relation-filter-cases.js';
@@ -28,6 +28,7 @@ const GROUPS: readonly CaseGroup[] = [
   destroyCases,
   includeCases,
   includeLimitCases,
+  includeBoundCases,
   operatorCases,
   stringOperatorCases,
   operatorErrorCases,

@@ -13,7 +13,7 @@ import { logToConsole } from './log-to-console.js';
 import { type Logger, logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
 import { observed, type Seen, withNosniff } from './observe.js';
-import { Readiness } from './readiness.js';
+import { keysLoader, Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor, storeErrorToHttp } from './to-problem.js';
 import { inSpan, requestTracer, type TracingOption, traceAction } from './tracing.js';
@@ -68,11 +68,12 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    */
   tracing?: TracingOption;
   /**
-   * The secret that signs the `after` cursors of resources with cursor pagination. Set it when
-   * several processes serve the API (or cursors must outlive a restart); else a random one is
-   * made at start-up.
+   * The secret the API's entity tags are hashed with and its `after` cursors encrypted with
+   * (at least 16 characters), the same in every process that serves the API. By default it is
+   * the one the store keeps (`Store.secret`: the SQL stores keep it in a table, so every process
+   * on one database shares it, across restarts); a store that keeps none needs this option.
    */
-  cursorSecret?: string;
+  secret?: string;
 }
 
 /** Options of {@link Api.handle}. */
@@ -131,8 +132,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   const resources: MountedResources & { all: readonly MountedResource[] } = mountResources(
     options.resources.map((resource) => compiledResource(resource)),
     (compiled) => compiled.resource.options.store ?? options.store,
-    options.cursorSecret,
   );
+  const loadKeys = keysLoader(options, resources);
   // Referenced tables first, so that a store can create its foreign keys.
   for (const self of resources.all) {
     const { compiled, store } = self;
@@ -163,6 +164,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     const { target } = routed;
     if (routed.options !== undefined) return { status: 204, headers: { Allow: routed.options } };
     if (!target.readiness.done) await target.readiness.ready();
+    if (!resources.keys) await loadKeys();
     const state = (options.state ? ((await options.state(request)) ?? {}) : {}) as Record<string, unknown>;
     const contextRequest = {
       method: request.method,
@@ -207,6 +209,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     },
     async ready() {
       await Promise.all([...readiness.values()].map((entry) => entry.ready()));
+      await loadKeys();
     },
     health(probe, probeOptions) {
       return healthAnswer(probe, readiness.values(), probeOptions);

@@ -18,6 +18,11 @@ export interface Limits {
    * `errors`; its `detail` counts the others. Default 20.
    */
   readonly unknownFields: number;
+  /**
+   * Most related records one answer includes, all `include=` relations and records together
+   * (400 naming `include` beyond: ask for a smaller page or fewer relations). Default 1000.
+   */
+  readonly included: number;
 }
 
 /**
@@ -45,4 +50,5 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   sortKeys: 8,
   jsonDepth: 32,
   unknownFields: 20,
+  included: 1000,
 });

@@ -4,18 +4,20 @@ import type { Condition } from '../store/store.js';
 import { digest22 } from './digest.js';
 
 /**
- * The entity tag of a record: a strong tag hashed from its whole stored state (hidden fields
- * included), so any change to the record changes it, on every store and in every process.
+ * The entity tag of a record: a strong tag hashed from its whole stored state, so any change to
+ * the record changes it, in every process that shares the key. The hash covers a secret key
+ * first (`Keys.etag`), so a tag reveals nothing of what it covers: holding it does not let
+ * anyone test guesses of a field they cannot read.
  *
  * @example
  * ```ts
- * etagOf({ id: 1, name: 'Dune', author: 'Herbert' }); // '"3Wq1n0sY2CkR6Q8n"'
+ * etagOf(keys.etag, { id: 1, name: 'Dune', author: 'Herbert' }); // '"3Wq1n0sY2CkR6Q8nXa0b1c"'
  * ```
  */
-export function etagOf(record: Readonly<Record<string, unknown>>): string {
+export function etagOf(key: string, record: Readonly<Record<string, unknown>>): string {
   // Hashes `JSON.stringify(fields.sort().map((f) => [f, record[f] ?? null]))`, built piece by piece.
   const fields = sortedFields(record);
-  let state = '[';
+  let state = `${key}[`;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i] as string;
     state += `${i === 0 ? '' : ','}[${quoted(field)},${jsonOf(record[field])}]`;

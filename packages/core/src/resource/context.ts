@@ -1,4 +1,5 @@
 import type { ActionName } from '../contract/actions.js';
+import { type Keys, keysOfProcess } from '../http/keys.js';
 import { requestIdOf } from '../http/request-id.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
@@ -59,6 +60,11 @@ export class Context {
 
   set requestId(id: string) {
     this.#requestId = id;
+  }
+
+  /** The keys of entity tags and cursors: the API's, else random ones of this process. */
+  get keys(): Keys {
+    return this.mounted?.api.keys ?? keysOfProcess();
   }
 
   /** The index query, parsed and checked when first read. */

@@ -1,116 +1,113 @@
-import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { BadRequestError } from '../errors/http-error.js';
-import type { Scalar } from '../schema/types.js';
+import type { Keys } from '../http/keys.js';
+import { fromBase64Url, toBase64Url } from '../schema/base64url.js';
+import type { Id, Scalar } from '../schema/types.js';
 import type { Condition, Order } from '../store/store.js';
 
-// Cursors of keyset pagination: `base64url(JSON) . base64url(HMAC-SHA256)`. The JSON holds a
-// version, a fingerprint of the query's filters and order, and the last record's sort values
-// and id; the signature makes a forged or edited cursor a 400, never a query of the client's
-// making. HMAC in portable JavaScript (@noble/hashes) runs synchronously on every runtime.
+// Cursors of keyset pagination: base64url(version, nonce, AES-GCM(position)). The position is
+// the last record's sort values, or only its id when those would make the cursor long (a sort on
+// a long text): the next page then reads that record again for its values. The cursor is
+// encrypted (a client reads nothing from it, hidden sort values included) and authenticated
+// together with what it is bound to (the resource, the query's filters and order, and the
+// caller's scope), so a forged, edited or borrowed cursor is a 400, never a query of the client's
+// making. Whatever the values, a cursor stays under 200 characters.
 
-const VERSION = 1;
+const VERSION = 2;
+const NONCE = 12;
+const TAG = 16;
+/** The longest plaintext: 1 + 12 + 120 + 16 bytes are 199 base64url characters. */
+const MOST_PLAIN = 120;
 
-let processKey: Uint8Array | undefined;
-
-/** A random key for this process, for contexts made without an API. */
-export function processCursorKey(): Uint8Array {
-  processKey ??= cursorKey();
-  return processKey;
+/** What a cursor is valid for: one resource, one query (filters and order), one caller's scope. */
+export interface CursorBinding {
+  readonly resource: string;
+  readonly where: readonly Condition[];
+  /** The conditions of the caller's scope (row rules, tenancy): another caller's cursor is refused. */
+  readonly scope: readonly Condition[];
+  readonly order: readonly Order[];
 }
 
-/** The signing key of an API's cursors: from its `cursorSecret`, else random per process. */
-export function cursorKey(secret?: string): Uint8Array {
-  if (secret !== undefined) return sha256(utf8ToBytes(secret));
-  return crypto.getRandomValues(new Uint8Array(32));
-}
+/** Where the next page starts: after these sort values, or after the record of this id. */
+export type CursorPosition = { readonly values: readonly Scalar[] } | { readonly anchor: Id };
 
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Equal bytes, compared in constant time for equal lengths. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
-  return difference === 0;
-}
-
-/** What a cursor is bound to: the filters and the order of the query that made it. */
-function fingerprint(where: readonly Condition[], order: readonly Order[]): string {
-  return toBase64Url(sha256(utf8ToBytes(JSON.stringify([where, order]))).subarray(0, 12));
+function additionalData(binding: CursorBinding): Uint8Array {
+  const { resource, where, scope, order } = binding;
+  return sha256(utf8ToBytes(JSON.stringify([VERSION, resource, where, scope, order])));
 }
 
 /**
- * The cursor of the position after `values` (one per order key, the last being the id) in the
- * query of `where` and `order`.
+ * The cursor of the position after `last` (the last record of a page) in the query of `binding`.
  *
  * @example
  * ```ts
- * const cursor = encodeCursor(key, query.where, query.order, ['2024-05-01T12:00:00.000Z', 'b5f...']);
+ * const cursor = await encodeCursor(keys, { resource: 'reviews', where, scope: [], order }, lastRecord);
  * ```
  */
-export function encodeCursor(
-  key: Uint8Array,
-  where: readonly Condition[],
-  order: readonly Order[],
-  values: readonly Scalar[],
-): string {
-  const payload = toBase64Url(utf8ToBytes(JSON.stringify({ v: VERSION, q: fingerprint(where, order), k: values })));
-  return `${payload}.${toBase64Url(hmac(sha256, key, utf8ToBytes(payload)))}`;
+export async function encodeCursor(
+  keys: Keys,
+  binding: CursorBinding,
+  last: Readonly<Record<string, unknown>> & { id: Id },
+): Promise<string> {
+  const values = binding.order.map(({ field }) => (last[field] ?? null) as Scalar);
+  let plain = utf8ToBytes(JSON.stringify(values));
+  if (plain.length > MOST_PLAIN) plain = utf8ToBytes(JSON.stringify({ a: last.id }));
+  const nonce = crypto.getRandomValues(new Uint8Array(NONCE));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: nonce, additionalData: additionalData(binding) as BufferSource },
+      await keys.cursor(),
+      plain as BufferSource,
+    ),
+  );
+  const bytes = new Uint8Array(1 + NONCE + sealed.length);
+  bytes[0] = VERSION;
+  bytes.set(nonce, 1);
+  bytes.set(sealed, 1 + NONCE);
+  return toBase64Url(bytes);
 }
 
+function refused(): BadRequestError {
+  return new BadRequestError(
+    'after: the cursor was not made by this server for this request (the same resource, filters, sort and user); start again from the first page (without after)',
+    'invalid_query',
+  );
+}
+
+const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+
 /**
- * The position an `after` cursor stands for, checked: signed with `key`, made for this query
- * (same filters and order), one value per order key. Anything else is a 400 that says so.
+ * The position an `after` cursor stands for, checked: made by this server's keys for the query and
+ * caller of `binding`, one value per order key. Anything else is a 400 that says so.
  *
  * @example
  * ```ts
- * const after = decodeCursor(key, query.where, query.order, request.after); // ['2024-05-01T12:00:00.000Z', 'b5f...']
+ * const position = await decodeCursor(keys, binding, request.after); // { values: ['2024-05-01T12:00:00.000Z', 'b5f…'] }
  * ```
  */
-export function decodeCursor(
-  key: Uint8Array,
-  where: readonly Condition[],
-  order: readonly Order[],
-  raw: string,
-): Scalar[] {
-  const refused = (why: string) =>
-    new BadRequestError(`after: ${why}; start again from the first page (without after)`, 'invalid_query');
-  const [payload = '', signature = '', extra] = raw.split('.');
-  const signed = fromBase64Url(signature);
-  // Re-encoding must give the text sent: atob ignores the unused bits of the last character.
-  const canonical = signed !== undefined && toBase64Url(signed) === signature;
-  if (extra !== undefined || !canonical || !sameBytes(signed, hmac(sha256, key, utf8ToBytes(payload)))) {
-    throw refused('the cursor is not one this server made');
-  }
-  let content: { v?: unknown; q?: unknown; k?: unknown };
+export async function decodeCursor(keys: Keys, binding: CursorBinding, raw: string): Promise<CursorPosition> {
+  const bytes = raw.length <= 200 ? fromBase64Url(raw) : undefined;
+  if (!bytes || bytes.length < 1 + NONCE + TAG + 2 || bytes[0] !== VERSION) throw refused();
+  let content: unknown;
   try {
-    content = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
+    const plain = await crypto.subtle.decrypt(
+      {
+        name: 'AES-GCM',
+        iv: bytes.subarray(1, 1 + NONCE) as BufferSource,
+        additionalData: additionalData(binding) as BufferSource,
+      },
+      await keys.cursor(),
+      bytes.subarray(1 + NONCE) as BufferSource,
+    );
+    content = JSON.parse(new TextDecoder().decode(plain));
   } catch {
-    throw refused('the cursor is not one this server made');
+    throw refused();
   }
-  if (content.v !== VERSION || content.q !== fingerprint(where, order)) {
-    throw refused('the cursor belongs to another query (other filters or sort)');
+  if (Array.isArray(content) && content.length === binding.order.length && content.every(isScalar)) {
+    return { values: content as Scalar[] };
   }
-  const values = content.k;
-  const scalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-  if (!Array.isArray(values) || values.length !== order.length || !values.every(scalar)) {
-    throw refused('the cursor is not one this server made');
-  }
-  return values as Scalar[];
+  const anchor = (content as { a?: unknown } | null)?.a;
+  if (typeof anchor === 'number' || typeof anchor === 'string') return { anchor };
+  throw refused();
 }

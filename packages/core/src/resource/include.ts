@@ -1,3 +1,4 @@
+import { BadRequestError } from '../errors/http-error.js';
 import type { Scalar, StoredValue } from '../schema/types.js';
 import type { Condition, ListQuery, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
@@ -23,15 +24,23 @@ async function targetScope(relation: LinkedRelation, ctx: Context): Promise<Cond
   }));
 }
 
-/** One query of the target for the records of one relation of a page. */
-async function load(relation: LinkedRelation, ctx: Context, records: readonly Rec[]): Promise<StoredRecord[]> {
+/**
+ * One query of the target for the records of one relation of a page: at most `most` of them
+ * (one more tells that the page would include too many).
+ */
+async function load(
+  relation: LinkedRelation,
+  ctx: Context,
+  records: readonly Rec[],
+  most: number,
+): Promise<StoredRecord[]> {
   const belongs = relation.kind === 'belongsTo';
   const keys = distinct(records.map((record) => (belongs ? record[relation.foreignKey] : record.id)));
   if (keys.length === 0) return [];
   const query: ListQuery = {
     where: [{ field: belongs ? 'id' : relation.foreignKey, values: keys }, ...(await targetScope(relation, ctx))],
     order: [{ field: 'id', direction: 'asc' }],
-    limit: keys.length * relation.limit,
+    limit: Math.min(keys.length * relation.limit, most + 1),
     offset: 0,
     count: false,
     ...(belongs ? {} : { perGroup: { field: relation.foreignKey, limit: relation.limit } }),
@@ -57,12 +66,28 @@ export async function addIncluded(
       for (const out of rendered) out[name] = relations?.get(name)?.kind === 'hasMany' ? [] : null;
     return;
   }
+  const most = ctx.compiled.limits.included;
   const loaded = await Promise.all(
     names.map(async (name) => {
       const relation = relations.get(name) as LinkedRelation;
-      return { name, relation, found: await load(relation, ctx, records) };
+      return { name, relation, found: await load(relation, ctx, records, most) };
     }),
   );
+  // Counted as the answer holds them: a belongs-to once per record that has one, a child once.
+  let count = 0;
+  for (const { relation, found } of loaded) {
+    if (relation.kind === 'hasMany') count += found.length;
+    else {
+      const ids = new Set<StoredValue>(found.map((record) => record.id));
+      for (const record of records) if (ids.has(record[relation.foreignKey] as StoredValue)) count++;
+    }
+  }
+  if (count > most) {
+    throw new BadRequestError(
+      `include: this answer would hold more than ${most} included records; ask for fewer records per page (per_page) or fewer relations`,
+      'invalid_query',
+    );
+  }
   for (const { name, relation, found } of loaded) {
     const render = (record: StoredRecord) => relation.target.compiled.steps.render(record as Rec, ctx);
     if (relation.kind === 'belongsTo') {

@@ -10,7 +10,7 @@ import type { Context } from './context.js';
 import type { ActionContext, Filter, RecordOf } from './context-types.js';
 import type { InputRules } from './input/validate-input.js';
 import { validateInput } from './input/validate-input.js';
-import { indexAnswer, memberView, single } from './render.js';
+import { DERIVED, indexAnswer, memberView, single, tagAnswer } from './render.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -62,6 +62,7 @@ async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: Neu
   await ACTION_STEPS[ctx.action](ctx, request);
   if (ctx.responded) return;
   for (const hook of hooks.after[ctx.action]) await hook(view);
+  if (ctx.action === 'show' && ctx.headers.ETag === undefined && ctx.status === 200) tagAnswer(ctx, request);
 }
 
 function toConditions(filter: Filter<Record<string, unknown>> | undefined): Condition[] {
@@ -128,7 +129,7 @@ function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Conditi
   const where = ctx.where;
   const header = request.headers['if-match'];
   if (header !== undefined) {
-    checkIfMatch(header, etagOf(read));
+    checkIfMatch(header, etagOf(ctx.keys.etag, read));
     ctx.where = [...where, ...unchangedSince(read)];
   }
   return where;
@@ -165,19 +166,23 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
   async show(ctx, request) {
     const view = memberView(ctx);
     const record = await findOr404(ctx);
-    // With included records or chosen fields the answer is another representation: its tag is
-    // weak (If-None-Match works, If-Match never matches it) and covers the related records too.
-    const derived = view.include.length > 0 || view.fields !== undefined;
-    const result = derived ? await single(ctx, record, view) : undefined;
-    const etag = result ? `W/${etagOf(result)}` : etagOf(record);
+    if (view.include.length > 0 || view.fields !== undefined) {
+      // Another representation, with its related records or fewer fields: its weak tag covers
+      // the answer as sent, so it is computed once the after hooks are done (`tagAnswer`), and
+      // If-Match (a strong comparison) matches only `*` (RFC 9110 §13.1.1).
+      checkIfMatch(request.headers['if-match'], DERIVED);
+      ctx.result = await single(ctx, record, view);
+      return;
+    }
+    const etag = etagOf(ctx.keys.etag, record);
     // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
     checkIfMatch(request.headers['if-match'], etag);
     ctx.headers.ETag = etag;
-    if (notModified(request.headers['if-none-match'], ctx.headers.ETag)) {
+    if (notModified(request.headers['if-none-match'], etag)) {
       ctx.status = 304;
       return;
     }
-    ctx.result = result ?? (await single(ctx, record));
+    ctx.result = await single(ctx, record);
   },
   async create(ctx, request) {
     checkIfMatch(request.headers['if-match'], undefined);
@@ -185,7 +190,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     const record = await ctx.compiled.steps.create(ctx);
     ctx.record = record;
     ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
-    ctx.headers.ETag = etagOf(record);
+    ctx.headers.ETag = etagOf(ctx.keys.etag, record);
     ctx.result = await single(ctx, record);
   },
   async update(ctx, request) {
@@ -209,7 +214,7 @@ const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralReq
     }
     if (!record) throw await lostRace(ctx, where);
     ctx.record = record;
-    ctx.headers.ETag = etagOf(record);
+    ctx.headers.ETag = etagOf(ctx.keys.etag, record);
     ctx.result = await single(ctx, record);
   },
   async destroy(ctx, request) {

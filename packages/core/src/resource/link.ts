@@ -1,8 +1,8 @@
+import type { Keys } from '../http/keys.js';
 import type { RelatedLookup } from '../query/resolve-filter.js';
 import type { CollectionSchema, ForeignKey, OnDelete } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
-import { cursorKey } from './cursor.js';
 import type { Resource } from './options.js';
 import { isModelTarget, type Relation } from './relations.js';
 import { withServerValues } from './server-values.js';
@@ -34,8 +34,11 @@ export interface LinkedRelation {
 /** The resources of one API, found by their declaration. */
 export interface MountedResources {
   of(resource: Resource): MountedResource | undefined;
-  /** The key that signs the API's pagination cursors. */
-  readonly cursorKey: Uint8Array;
+  /**
+   * The keys of the API's entity tags and cursors, once its secret is known (set by `createApi`
+   * before the first request); a context made without an API uses random keys of the process.
+   */
+  keys?: Keys;
 }
 
 type Draft = { -readonly [K in keyof MountedResource]: MountedResource[K] };
@@ -52,7 +55,6 @@ function fail(resource: CompiledResource, name: string, message: string): never 
 export function mountResources(
   resources: readonly CompiledResource[],
   storeOf: (compiled: CompiledResource) => Store,
-  cursorSecret?: string,
 ): MountedResources & { readonly all: readonly MountedResource[] } {
   const drafts = new Map<Resource, Draft>();
   for (const compiled of resources) {
@@ -140,7 +142,7 @@ export function mountResources(
     draft.collection = withServerValues(draft.store.collection(draft.schema), draft.compiled.serverValues);
   }
   const all = [...drafts.values()];
-  return { all: referencedFirst(all), of: (resource) => drafts.get(resource), cursorKey: cursorKey(cursorSecret) };
+  return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
 }
 
 /** The resources in an order where every referenced one comes before those referring to it (cycles kept as declared). */

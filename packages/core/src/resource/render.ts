@@ -1,14 +1,15 @@
+import { etagOf, notModified } from '../http/conditional.js';
 import { cursorHeaders, paginationHeaders } from '../http/links.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { parseMemberQuery } from '../query/parse-query.js';
 import { checkName } from '../query/resolve-filter.js';
 import { checkInclude } from '../query/resolve-query.js';
-import type { Scalar } from '../schema/types.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
-import { encodeCursor, processCursorKey } from './cursor.js';
+import { encodeCursor } from './cursor.js';
 import { addIncluded } from './include.js';
 import type { Listed } from './options.js';
+import { cursorBinding } from './steps.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -60,11 +61,26 @@ export async function indexAnswer(ctx: Context, request: NeutralRequest, listed:
   ctx.result = { [ctx.resource.plural]: await renderAll(ctx, records, query) };
   if (ctx.compiled.query.pagination === 'cursor') {
     const last = records[records.length - 1];
-    const key = ctx.mounted?.api.cursorKey ?? processCursorKey();
-    const values = last && query.order.map(({ field }) => (last[field] ?? null) as Scalar);
-    const next = hasMore && values ? encodeCursor(key, query.where, query.order, values) : undefined;
+    const next = hasMore && last ? await encodeCursor(ctx.keys, cursorBinding(ctx), last) : undefined;
     Object.assign(ctx.headers, cursorHeaders(request, next, listed.total));
   } else {
     Object.assign(ctx.headers, paginationHeaders(request, query.page, perPage, listed.total, hasMore));
+  }
+}
+
+/** A weak tag that no strong comparison matches: the tag of a derived representation. */
+export const DERIVED = 'W/"derived"';
+
+/**
+ * The weak tag of a show answering a derived representation (`include=`, `fields=`), over the
+ * answer as the after hooks left it, so that a change to a related record changes it too; and
+ * the 304 when `If-None-Match` names it.
+ */
+export function tagAnswer(ctx: Context, request: NeutralRequest): void {
+  const etag = `W/${etagOf(ctx.keys.etag, { answer: ctx.result })}`;
+  ctx.headers.ETag = etag;
+  if (notModified(request.headers['if-none-match'], etag)) {
+    ctx.status = 304;
+    ctx.result = undefined;
   }
 }

@@ -1,7 +1,9 @@
+import { BadRequestError } from '../errors/http-error.js';
+import type { Scalar } from '../schema/types.js';
 import type { StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { Filter, RecordOf } from './context-types.js';
-import { decodeCursor, processCursorKey } from './cursor.js';
+import { type CursorBinding, decodeCursor } from './cursor.js';
 import type { Listed, Steps } from './options.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
@@ -39,13 +41,10 @@ type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'writesBlind' | 
 const DEFAULTS: Pick<RunSteps, StepName> = {
   scope: () => undefined,
   find: (ctx) => ctx.collection.find(ctx.id, ctx.where) as Promise<Rec | undefined>,
-  list: (ctx) => {
+  list: async (ctx) => {
     const query = ctx.query;
     const cursor = ctx.compiled.query.pagination === 'cursor';
-    const after =
-      cursor && query.after !== undefined
-        ? decodeCursor(ctx.mounted?.api.cursorKey ?? processCursorKey(), query.where, query.order, query.after)
-        : undefined;
+    const after = cursor && query.after !== undefined ? await afterValues(ctx, query.after) : undefined;
     // Without a count (and always with cursors), one record more than the page tells whether
     // there is a next page.
     return ctx.collection.list({
@@ -64,6 +63,30 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
     ctx.collection.update(ctx.id, ctx.input as Partial<StoredRecord>, ctx.where) as Promise<Rec | undefined>,
   destroy: (ctx) => ctx.collection.destroy(ctx.id, ctx.where),
 };
+
+/**
+ * The sort values after which the page of an `after` cursor starts: those it holds, or those of
+ * the record it names (a cursor on long values holds only the id of the page's last record).
+ */
+async function afterValues(ctx: Context, raw: string): Promise<Scalar[]> {
+  const { order } = ctx.query;
+  const position = await decodeCursor(ctx.keys, cursorBinding(ctx), raw);
+  if ('values' in position) return [...position.values];
+  const anchor = await ctx.collection.find(position.anchor, ctx.where);
+  if (!anchor) {
+    throw new BadRequestError(
+      'after: the record the cursor stood at no longer exists; start again from the first page (without after)',
+      'invalid_query',
+    );
+  }
+  return order.map(({ field }) => (anchor[field] ?? null) as Scalar);
+}
+
+/** What the cursors of an index request are bound to: its resource, query and the caller's scope. */
+export function cursorBinding(ctx: Context): CursorBinding {
+  const { where, order } = ctx.query;
+  return { resource: ctx.resource.path, where, scope: ctx.where, order };
+}
 
 /**
  * The attributes an index with `fields=` reads: those, the sort keys (for cursors), and the

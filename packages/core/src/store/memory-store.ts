@@ -1,3 +1,4 @@
+import { toBase64Url } from '../schema/base64url.js';
 import type { CollectionSchema } from '../schema/types.js';
 import { MemoryCollection } from './memory-collection.js';
 import type { Referrer, Tables, Undo } from './memory-table.js';
@@ -33,7 +34,7 @@ import type { Collection, Store, StoreTransaction } from './store.js';
  * });
  * ```
  */
-export function memoryStore(): Store {
+export function memoryStore(): Store & Required<Pick<Store, 'secret'>> {
   return new MemoryStore();
 }
 
@@ -48,10 +49,7 @@ const NONE: readonly Referrer[] = [];
  * ```
  */
 export function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 class MemoryStore implements Store, Tables {

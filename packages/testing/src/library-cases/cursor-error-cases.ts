@@ -131,6 +131,28 @@ export const cursorErrorCases = group('cursor errors', shelf, {
     }
     expectProblem(await api.get(`/reviews?per_page=2&page=2&after=${cursor}`), 400);
   },
+
+  async 'cursor: stays under 200 characters and carries no sort value, however long the values'(api, { other }) {
+    // 4,500 CJK characters: one such value made a Link header over 16 KiB when cursors held it.
+    const long = (last: string) => `${'長'.repeat(4499)}${last}`;
+    const bodies = ['b', 'd', 'a', 'e', 'c'].map(long);
+    const made: ReviewJson[] = [];
+    for (const body of bodies) made.push(await createReview(api, other.id, { body }));
+    const pages = await walk<ReviewJson>(
+      api,
+      `/reviews?filter[bookId]=${other.id}&filter[body][null]=false&sort=body&per_page=2`,
+      'reviews',
+    );
+    for (const page of pages.slice(1)) {
+      const after = new URL(api.resolve(page.path)).searchParams.get('after') ?? '';
+      expect(after.length, page.path.slice(0, 80)).toBeLessThan(200);
+      expect(after).not.toContain('%');
+      expect(atob(after.replace(/-/g, '+').replace(/_/g, '/'))).not.toContain('\u9577');
+    }
+    for (const page of pages) expect((page.reply.headers.get('link') ?? '').length).toBeLessThan(1000);
+    const seen = pages.flatMap((page) => page.records);
+    expect(seen).toEqual(sortedBy(made, [{ field: 'body', kind: 'string' }]));
+  },
 });
 
 const WALKS: readonly (readonly [string, readonly SortKey[]])[] = [

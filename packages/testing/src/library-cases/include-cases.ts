@@ -190,3 +190,53 @@ export const includeLimitCases = group(
     },
   },
 );
+
+/** Runs `work` for 0..count-1, `width` at a time. */
+async function inBatches(count: number, width: number, work: (i: number) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < count; start += width) {
+    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => work(start + k)));
+  }
+}
+
+/**
+ * CONTRACT, "What no answer may reveal": one answer carries at most 1,000 included records in
+ * all; a request whose included records would exceed that is a 400 naming `include`, and a page
+ * whose included records fit is answered whole.
+ */
+export const includeBoundCases = group(
+  'include bound',
+  async (api) => {
+    const author = await createAuthor(api, { name: 'Bound' });
+    const books = await createBooks(
+      api,
+      author.id,
+      Array.from({ length: 11 }, () => ({})),
+    );
+    // 91 reviews per book: 11 books hold 1,001 of them, 10 books 910.
+    await inBatches(books.length * 91, 16, (i) => createReview(api, (books[i % books.length] as BookJson).id));
+    return { author, books };
+  },
+  {
+    async 'include: more than 1,000 included records in one answer is 400 naming include'(api, { author }) {
+      for (const path of [
+        `/books?filter[authorId]=${author.id}&include=reviews`,
+        `/books?filter[authorId]=${author.id}&per_page=11&include=author,reviews`,
+      ]) {
+        const problem = expectProblem(await api.get(path), 400);
+        expect(problem.detail, path).toMatch(/^include: .*more than 1000 included records/);
+      }
+    },
+
+    async 'include: a page whose included records fit is answered whole'(api, { author, books }) {
+      const listed = await list<BookJson & { reviews: ReviewJson[]; author: AuthorJson }>(
+        api,
+        `/books?filter[authorId]=${author.id}&sort=id&per_page=10&include=reviews,author`,
+      );
+      expect(listed.map((book) => book.id)).toEqual(books.slice(0, 10).map((book) => book.id));
+      for (const book of listed) {
+        expect(book.reviews).toHaveLength(91);
+        expect(book.author).toEqual(author);
+      }
+    },
+  },
+);

@@ -43,6 +43,8 @@ function interleaving(store: Store) {
     collection: (schema) => wrap(store.collection(schema)),
     transaction: (work) => store.transaction((tx) => work(wrapTransaction(tx))),
     init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
+    // The API keys its entity tags and cursors with the secret the store keeps.
+    secret: (name) => (store.secret as NonNullable<Store['secret']>).call(store, name),
   };
   return { wrapped, hook };
 }
