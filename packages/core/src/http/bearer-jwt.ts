@@ -1,0 +1,116 @@
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { Principal } from '../access/principal.js';
+import { ServiceUnavailableError, UnauthorizedError } from '../errors/http-error.js';
+import type { NeutralRequest } from './neutral.js';
+
+/**
+ * The API's authentication (`createApi({ authenticate })`): the principal of a request, or
+ * `undefined` when it carries no credentials (an anonymous caller). Throw an
+ * `UnauthorizedError` for credentials that are there but not good.
+ *
+ * @example
+ * ```ts
+ * const authenticate: Authenticate = (request) => sessions.get(request.headers.cookie ?? '');
+ * ```
+ */
+export type Authenticate = (request: NeutralRequest) => Principal | undefined | Promise<Principal | undefined>;
+
+/** Options of {@link bearerJwt}: a secret (HS256) or a JWKS URL, and how claims become a principal. */
+export interface BearerJwtOptions {
+  /** The HMAC secret of HS256 (HS384, HS512) tokens. */
+  readonly secret?: string | Uint8Array;
+  /** The URL of a JSON Web Key Set, for tokens signed with a public-key algorithm (RS256, ES256, EdDSA...). */
+  readonly jwks?: string | URL;
+  /** The accepted algorithms; default `HS256` with `secret`, `RS256`, `ES256` and `EdDSA` with `jwks`. */
+  readonly algorithms?: readonly string[];
+  readonly issuer?: string | readonly string[];
+  readonly audience?: string | readonly string[];
+  /** Tolerated clock skew for `exp` and `nbf`, in seconds. Default 0. */
+  readonly clockToleranceSeconds?: number;
+  /**
+   * The principal of verified claims; answer `undefined` (or throw) when a claim it needs is
+   * missing or malformed: the request is then a 401.
+   */
+  readonly principal: (claims: JWTPayload) => Principal | undefined;
+}
+
+const CHALLENGE = 'Bearer';
+
+function unauthorized(detail: string, error?: string): UnauthorizedError {
+  const challenge = error ? `${CHALLENGE} error="${error}"` : CHALLENGE;
+  return new UnauthorizedError(detail, { 'WWW-Authenticate': challenge });
+}
+
+/** Why a token was refused, in words a client can act on (never the token itself). */
+function refusal(error: unknown): UnauthorizedError | ServiceUnavailableError {
+  if (error instanceof errors.JWTExpired) return unauthorized('The bearer token has expired', 'invalid_token');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    return unauthorized(`The bearer token's "${error.claim}" claim is not accepted`, 'invalid_token');
+  }
+  if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
+    // The key set could not be fetched: the server's trouble, not the client's.
+    return new ServiceUnavailableError('The keys that verify bearer tokens cannot be fetched now', error);
+  }
+  return unauthorized('The bearer token is malformed or not signed by a key this server accepts', 'invalid_token');
+}
+
+/**
+ * Authentication by a bearer JSON Web Token (RFC 6750, RFC 7519), verified with `jose`: the
+ * signature (HS256 with a secret, or the keys of a JWKS URL), `exp` and `nbf`, and the issuer
+ * and audience when given. No `Authorization` header is an anonymous caller; anything else that
+ * is not a valid token, or claims `principal` does not accept, is a 401 problem with
+ * `WWW-Authenticate: Bearer`.
+ *
+ * @example
+ * ```ts
+ * createApi({
+ *   resources,
+ *   store,
+ *   authenticate: bearerJwt({
+ *     secret: process.env.JWT_SECRET,
+ *     principal: (claims) => ({ sub: Number(claims.sub), role: String(claims.role) }),
+ *   }),
+ * });
+ * ```
+ */
+export function bearerJwt(options: BearerJwtOptions): Authenticate {
+  const { secret, jwks } = options;
+  if ((secret === undefined) === (jwks === undefined)) {
+    throw new TypeError('bearerJwt: give either `secret` (HS256) or `jwks` (a key set URL)');
+  }
+  if (typeof secret === 'string' && secret.length === 0) throw new TypeError('bearerJwt: the secret is empty');
+  const key: Uint8Array | JWTVerifyGetKey =
+    secret !== undefined
+      ? typeof secret === 'string'
+        ? new TextEncoder().encode(secret)
+        : secret
+      : createRemoteJWKSet(new URL(String(jwks)));
+  const verifyOptions = {
+    algorithms: [...(options.algorithms ?? (secret !== undefined ? ['HS256'] : ['RS256', 'ES256', 'EdDSA']))],
+    ...(options.issuer !== undefined ? { issuer: options.issuer as string | string[] } : {}),
+    ...(options.audience !== undefined ? { audience: options.audience as string | string[] } : {}),
+    clockTolerance: options.clockToleranceSeconds ?? 0,
+  };
+  return async (request) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') return undefined;
+    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
+    let claims: JWTPayload;
+    try {
+      ({ payload: claims } = await jwtVerify(match[1] as string, key as Uint8Array, verifyOptions));
+    } catch (error) {
+      throw refusal(error);
+    }
+    let principal: Principal | undefined;
+    try {
+      principal = options.principal(claims);
+    } catch {
+      principal = undefined;
+    }
+    if (principal === undefined || principal === null) {
+      throw unauthorized('The bearer token lacks a claim this server needs, or one is malformed', 'invalid_token');
+    }
+    return principal;
+  };
+}
