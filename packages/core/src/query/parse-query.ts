@@ -27,6 +27,8 @@ export interface RawIndexQuery {
   readonly fields?: string[];
   /** `after=CURSOR`: the page after the one that ended with this (opaque) cursor. */
   readonly after?: string;
+  /** `archived=true`: archived records too, on a resource that archives instead of destroying. */
+  readonly archived?: boolean;
 }
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](?:\[([^[\]]*)\])?$/;
@@ -91,6 +93,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
   let include: string[] | undefined;
   let fields: string[] | undefined;
   let after: string | undefined;
+  let archived: boolean | undefined;
   for (const [key, value] of pairs(rawQuery)) {
     if (key === 'include') {
       once(key);
@@ -121,10 +124,11 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
     } else if (key === 'per_page') {
       once(key);
       perPage = positiveInteger(key, value);
-    } else if (key === 'count') {
+    } else if (key === 'count' || key === 'archived') {
       once(key);
-      if (value !== 'true' && value !== 'false') throw invalid(`count must be true or false (got "${echo(value)}")`);
-      count = value === 'true';
+      if (value !== 'true' && value !== 'false') throw invalid(`${key} must be true or false (got "${echo(value)}")`);
+      if (key === 'count') count = value === 'true';
+      else archived = value === 'true';
     } else if (key === 'filter' || key.startsWith('filter[')) {
       if (++values > limits.filterValues)
         throw invalid(`At most ${limits.filterValues} filter values are accepted in one request`);
@@ -155,7 +159,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
         );
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after };
+  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after, archived };
 }
 
 /** The decoded `key=value` pairs of a query string. */
@@ -193,11 +197,17 @@ function nameList(parameter: string, value: string, limits: Limits, what = 'rela
 export function parseMemberQuery(
   rawQuery: string,
   limits: Limits = DEFAULT_LIMITS,
-): { include?: string[]; fields?: string[] } {
-  if (!rawQuery.includes('include') && !rawQuery.includes('fields')) return {};
+): { include?: string[]; fields?: string[]; archived?: boolean } {
+  if (!rawQuery.includes('include') && !rawQuery.includes('fields') && !rawQuery.includes('archived')) return {};
   if (rawQuery.length > limits.queryLength) return parseIndexQuery(rawQuery, limits);
-  const found: { include?: string[]; fields?: string[] } = {};
+  const found: { include?: string[]; fields?: string[]; archived?: boolean } = {};
   for (const [key, value] of pairs(rawQuery)) {
+    if (key === 'archived') {
+      if (found.archived !== undefined) throw invalid('archived is given more than once');
+      if (value !== 'true' && value !== 'false') throw invalid(`archived must be true or false (got "${echo(value)}")`);
+      found.archived = value === 'true';
+      continue;
+    }
     if (key !== 'include' && key !== 'fields') continue;
     if (found[key]) throw invalid(`${key} is given more than once`);
     found[key] = nameList(key, value, limits, key === 'fields' ? 'attribute' : 'relation');

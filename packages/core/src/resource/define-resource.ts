@@ -23,6 +23,8 @@ const KNOWN_OPTIONS = new Set([
   'defaults',
   'relations',
   'pagination',
+  'access',
+  'archive',
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();
