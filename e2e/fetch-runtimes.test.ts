@@ -3,7 +3,7 @@
 // each runtime, started with the flags of its `start:bun` / `start:deno` script, a fresh process
 // (and on PostgreSQL a fresh database) for every group of the shared HTTP conformance suite.
 import { rmSync } from 'node:fs';
-import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing';
+import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
