@@ -5,7 +5,7 @@
 // them) and run by a test that imports them. The README's quick start blocks are files of the
 // quick start that scripts/check-packages.mjs writes, typechecks and runs from the packed packages.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
@@ -53,12 +53,16 @@ function filesRunByTests(): Set<string> {
   return new Set([...reached].map((path) => relative(root, path)));
 }
 const runByTests = filesRunByTests();
-/** Entry files the tests name to run as processes (`bundleExampleServer('…', 'server-fetch.ts')`). */
+/**
+ * Files the tests name: entry files they run as processes (`bundleExampleServer('…', 'server-fetch.ts')`),
+ * configurations they compile with (`'web/tsconfig.json'`). A name stands for the files whose path ends with it.
+ */
 const namedByTests = new Set(
   [...runByTests].flatMap((path) =>
-    [...readFileSync(join(root, path), 'utf8').matchAll(/'([\w.-]+\.ts)'/g)].map((m) => m[1]),
+    [...readFileSync(join(root, path), 'utf8').matchAll(/'([\w./-]+\.(?:ts|json))'/g)].map((m) => m[1] as string),
   ),
 );
+const isNamedByTests = (path: string) => [...namedByTests].some((name) => path === name || path.endsWith(`/${name}`));
 
 /** Whether the fragment's lines appear in `file` in the same order (indentation aside). */
 function isPartOf(fragment: string, file: string): boolean {
@@ -99,9 +103,7 @@ describe.each(pages)('%s', (page) => {
   });
 
   it('shows only files that a test runs', () => {
-    const unrun = [...shownWhole].filter(
-      (path) => !runByTests.has(path as string) && !namedByTests.has(basename(path as string)),
-    );
+    const unrun = [...shownWhole].filter((path) => !runByTests.has(path as string) && !isNamedByTests(path as string));
     expect(unrun, 'files no test imports, directly or through other files').toEqual([]);
   });
 
