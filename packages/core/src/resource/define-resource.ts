@@ -148,7 +148,8 @@ defineResource.withState = function withState<S>() {
  * compiledResource(books).schema.attributes.map((attribute) => attribute.name); // ['id', 'name', 'author']
  * ```
  */
-export function compiledResource<M, S>(resource: Resource<M, S>): CompiledResource {
+// biome-ignore lint/suspicious/noExplicitAny: a resource of any model, state, names, relations and defaults (a list of several)
+export function compiledResource(resource: Resource<any, any, any, any, any, any>): CompiledResource {
   const result = compiled.get(resource as unknown as Resource);
   if (!result) throw new TypeError('Not a resource: create it with defineResource()');
   return result;
