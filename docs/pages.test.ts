@@ -12,10 +12,6 @@ const root = resolve(import.meta.dirname, '..');
 const BLOCK = /(?:<!-- ([\w-]+(?: of)?)(?:: ([^ ]+))? -->\n)?```(\w*)\n([\s\S]*?)```/g;
 /** README blocks that scripts/check-packages.mjs runs as files of the quick start. */
 const QUICK_START = ['quick-start', 'quick-start-client'];
-/** Pages whose loose TypeScript waits for a rewrite, and why: they do not get that case yet. */
-const PENDING: Readonly<Record<string, string>> = {
-  'docs/stores.md': 'rewritten with the new data model (the Store and Collection interfaces change)',
-};
 
 const pages = [
   'README.md',
@@ -107,14 +103,13 @@ describe.each(pages)('%s', (page) => {
     expect(unrun, 'files no test imports, directly or through other files').toEqual([]);
   });
 
-  if (!PENDING[page])
-    it('has no TypeScript that is not a tested file', () => {
-      const loose = blocks.filter(
-        (block) =>
-          block.language === 'ts' &&
-          !(block.marker === 'file' || block.marker === 'part of') &&
-          !(page === 'README.md' && QUICK_START.includes(block.marker as string)),
-      );
-      expect(loose.map((block) => block.code.slice(0, 80))).toEqual([]);
-    });
+  it('has no TypeScript that is not a tested file', () => {
+    const loose = blocks.filter(
+      (block) =>
+        block.language === 'ts' &&
+        !(block.marker === 'file' || block.marker === 'part of') &&
+        !(page === 'README.md' && QUICK_START.includes(block.marker as string)),
+    );
+    expect(loose.map((block) => block.code.slice(0, 80))).toEqual([]);
+  });
 });
