@@ -212,7 +212,8 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
 
 /**
  * A defined resource: its normalized declaration. Created by `defineResource`, which keeps the
- * literal `name` (and `plural`, when declared) in the type so that clients can check them.
+ * literal `name` (and `plural`, when declared), the relations and the names of the attributes
+ * with a default in the type, so that clients can check them.
  */
 export interface Resource<
   M = Record<string, unknown>,
@@ -220,6 +221,7 @@ export interface Resource<
   N extends string = string,
   P extends string = string,
   R extends Relations = Relations,
+  D extends string = never,
 > {
   readonly name: N;
   readonly plural: P;
@@ -228,4 +230,6 @@ export interface Resource<
   readonly options: Readonly<ResourceOptions<M, S, R>>;
   /** The declared relations (empty when none), typed for clients. */
   readonly relations: R;
+  /** The declared defaults (empty when none): typed clients let a create leave these attributes out. */
+  readonly defaults: Readonly<Record<D, Scalar>>;
 }
