@@ -1,4 +1,13 @@
-import type { CollectionSchema, Condition, Id, ListQuery, Order, StoredRecord } from '@resourcery/core/store';
+import {
+  type CollectionSchema,
+  type Condition,
+  type Id,
+  type ListQuery,
+  type Order,
+  type ServerValues,
+  type StoredRecord,
+  serverValues,
+} from '@resourcery/core/store';
 import {
   type Expression,
   type ExpressionBuilder,
@@ -43,6 +52,8 @@ export class CollectionPlan {
   readonly filters: FilterSql;
   /** The collection's statements, compiled once per shape. */
   readonly shapes = new Shapes();
+  /** What every write adds: a uuid id, timestamps, defaults (the same in and out of transactions). */
+  readonly server: ServerValues;
   readonly #uuidIds: boolean;
   /** The filters of the other collections that relation filters reach, made when first needed. */
   readonly #related = new Map<CollectionSchema, FilterSql>();
@@ -55,6 +66,7 @@ export class CollectionPlan {
   ) {
     this.table = catalog.table(schema.name);
     this.codec = new RowCodec(schema, dialect);
+    this.server = serverValues(schema);
     this.filters = new FilterSql(schema, this.table, this.codec, dialect, (name) => this.#filtersOf(name));
     this.#uuidIds = schema.attributes[0]?.type === 'uuid';
   }

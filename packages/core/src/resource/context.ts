@@ -8,7 +8,6 @@ import type { CompiledResource } from './compile.js';
 import type { ContextRequest, RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
-import { withServerValues } from './server-values.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -123,9 +122,7 @@ export class Context {
 
   /** The collection of a mounted resource, in the open transaction if any, wrapped if asked. */
   #bound(target: MountedResource, tx: StoreTransaction | undefined): Collection {
-    const collection = tx
-      ? withServerValues(tx.collection(target.schema), target.compiled.serverValues)
-      : target.collection;
+    const collection = tx ? tx.collection(target.schema) : target.collection;
     return this.wrapCollection ? this.wrapCollection(collection, target.compiled.resource.name) : collection;
   }
 }
