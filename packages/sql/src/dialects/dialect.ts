@@ -22,7 +22,12 @@ export interface ConnectionOptions {
    * MySQL/MariaDB). Default: 5000 ms.
    */
   readonly connectTimeoutMs?: number;
-  /** SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. */
+  /**
+   * SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms.
+   * The store's own database waits on a timer (the statement is tried again, from 1 ms to 100 ms
+   * apart), so other requests are served meanwhile; transactions take the write lock when they
+   * begin (`BEGIN IMMEDIATE`).
+   */
   readonly busyTimeoutMs?: number;
   /**
    * SQLite (WAL mode): when a commit reaches the disk. `'full'` (the default) flushes the log at
