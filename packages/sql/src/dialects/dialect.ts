@@ -162,6 +162,11 @@ export interface SqlDialectSpec {
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
   /**
+   * Whether a per-group list (a has-many `include`) joins each group's first records with
+   * `CROSS JOIN LATERAL`; else it reads them with one `UNION ALL` of a query per group.
+   */
+  readonly lateralJoins: boolean;
+  /**
    * Whether `null` sorts before every value ascending (and after descending) without being told;
    * when not, ORDER BY and nullable index keys say `NULLS FIRST` / `NULLS LAST`.
    */

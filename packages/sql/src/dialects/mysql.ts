@@ -174,6 +174,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
 
     supportsReturning: false,
     supportsTransactionalDdl: false,
+    lateralJoins: false, // MariaDB has none (MySQL has it since 8.0.14): both take the UNION ALL
     nullsSortFirst: true,
     nativeBooleans: false,
     dateTimeParameter: (canonical) => canonical.slice(0, 23).replace('T', ' '),

@@ -148,6 +148,7 @@ export const postgres: SqlDialectSpec = {
 
   supportsReturning: true,
   supportsTransactionalDdl: true,
+  lateralJoins: true,
   nullsSortFirst: false, // PostgreSQL puts nulls last ascending
   nativeBooleans: true,
   dateTimeParameter: (canonical) => canonical, // timestamptz reads the zone

@@ -136,6 +136,7 @@ export const sqlite: SqlDialectSpec = {
 
   supportsReturning: true,
   supportsTransactionalDdl: true,
+  lateralJoins: false,
   nullsSortFirst: true,
   nativeBooleans: false, // better-sqlite3 binds no booleans
   dateTimeParameter: (canonical) => canonical,
