@@ -14,9 +14,9 @@ import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js
 const BIG = 3000;
 const CAP = 10;
 
-function schemas(prefix: string): [CollectionSchema, CollectionSchema] {
+function schemas(): [CollectionSchema, CollectionSchema] {
   const parents: CollectionSchema = {
-    name: `${prefix}parents`,
+    name: 'parents',
     attributes: [
       { name: 'id', type: 'integer', nullable: false },
       { name: 'title', type: 'string', nullable: false, maxLength: 100 },
@@ -24,14 +24,14 @@ function schemas(prefix: string): [CollectionSchema, CollectionSchema] {
     indexed: [],
   };
   const children: CollectionSchema = {
-    name: `${prefix}children`,
+    name: 'children',
     attributes: [
       { name: 'id', type: 'integer', nullable: false },
       { name: 'parentId', type: 'integer', nullable: false },
       { name: 'body', type: 'string', nullable: true, maxLength: 100 },
     ],
     indexed: ['parentId'],
-    references: [{ field: 'parentId', collection: parents.name, onDelete: 'cascade' }],
+    references: [{ field: 'parentId', collection: 'parents', onDelete: 'cascade' }],
   };
   return [parents, children];
 }
@@ -53,13 +53,14 @@ const RETURNED = CAP + 5 + 5;
  */
 // biome-ignore lint/suspicious/noExplicitAny: any database
 async function perGroupStatement(db: Kysely<any>, prefix: string, captured: CompiledQuery[]) {
-  const [parents, children] = schemas(prefix);
-  const store = droppingTables(sqlStore(db), '');
+  const [parents, children] = schemas();
+  const store = droppingTables(sqlStore(db, { tablePrefix: prefix }), prefix);
+  const table = `${prefix}children`;
   store.collection(parents);
   const list = store.collection(children);
   await store.init([parents, children]);
   await db
-    .insertInto(parents.name)
+    .insertInto(`${prefix}parents`)
     .values([{ title: 'A' }, { title: 'B' }, { title: 'C' }])
     .execute();
   const rows: { parentId: number; body: string | null }[] = Array.from({ length: BIG }, (_, i) => ({
@@ -69,15 +70,15 @@ async function perGroupStatement(db: Kysely<any>, prefix: string, captured: Comp
   for (let i = 0; i < 5; i++) rows.splice(i * 500, 0, { parentId: 2, body: null }, { parentId: 3, body: null });
   for (let at = 0; at < rows.length; at += 500)
     await db
-      .insertInto(children.name)
+      .insertInto(table)
       .values(rows.slice(at, at + 500))
       .execute();
   captured.length = 0;
   const { records } = await list.list(QUERY);
   expect(records).toHaveLength(RETURNED);
-  const statement = captured.find((query) => /^select/i.test(query.sql) && query.sql.includes(children.name));
+  const statement = captured.find((query) => /^select/i.test(query.sql) && query.sql.includes(table));
   if (!statement) throw new Error('the per-group list sent no statement');
-  return { store, statement, table: children.name };
+  return { store, statement, table };
 }
 
 const prefix = () => `pg${Math.random().toString(36).slice(2, 8)}_`;
