@@ -32,3 +32,4 @@ export type {
   StoreTransaction,
 } from './store/store.js';
 export { type ConstraintKind, ConstraintViolation, StoreError, StoreUnavailable } from './store/store-errors.js';
+export { type ServerValues, serverValues } from './store/write-values.js';

@@ -7,7 +7,7 @@ import { inferAttributes, type TypeDeclaration } from '../schema/infer-attribute
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
 import type { InputRules } from './input/validate-input.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
-import { type ServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
+import { type ResourceServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
 import { composeSteps, type RunSteps } from './steps.js';
 
 /** Hooks of every kind, flattened into one list per action (`all` first). */
@@ -35,7 +35,7 @@ export interface CompiledResource {
   /** The declared relations, by name (their targets are found when an API mounts the resource). */
   readonly relations: Relations;
   /** What the server sets on writes: a uuid id, timestamps, defaults. */
-  readonly serverValues: ServerValues;
+  readonly serverValues: ResourceServerValues;
   /** The field destroy sets instead of deleting (`archive`), if any. */
   readonly archive: string | undefined;
 }

@@ -9,14 +9,13 @@ import type { CompiledResource } from './compile.js';
 import type { InputRules } from './input/validate-input.js';
 import type { Resource } from './options.js';
 import { isModelTarget, type Relation } from './relations.js';
-import { withServerValues } from './server-values.js';
 
 /** A resource as an API serves it: its store, and its schema with the foreign keys its relations make. */
 export interface MountedResource {
   readonly compiled: CompiledResource;
   readonly schema: CollectionSchema;
   readonly store: Store;
-  /** The store's collection, adding the server's values to writes. */
+  /** The store's collection (the store adds the server's values to writes: see `serverValues`). */
   readonly collection: Collection;
   /** The relations, with their targets found. */
   readonly relations: ReadonlyMap<string, LinkedRelation>;
@@ -161,7 +160,7 @@ export function mountResources(
     );
     draft.schema = scopedSchema({ ...draft.schema, ...(references.length > 0 ? { references } : {}) }, access.tenancy);
     draft.inputs = withServerSet(compiled, draft.access.serverSet);
-    draft.collection = withServerValues(draft.store.collection(draft.schema), compiled.serverValues);
+    draft.collection = draft.store.collection(draft.schema);
   }
   const all = [...drafts.values()];
   return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };

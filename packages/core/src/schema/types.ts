@@ -41,6 +41,12 @@ export interface AttributeSchema {
   readonly precision?: number;
   /** The value a create that leaves the attribute out gets (also the column's SQL `DEFAULT`). */
   readonly default?: Scalar;
+  /**
+   * A `date-time` the store sets itself (see `serverValues`): `'create'`, the time of the create
+   * (`createdAt`); `'update'`, the time of the create and of every update that changes something
+   * (`updatedAt`). A value the write gives is kept.
+   */
+  readonly timestamp?: 'create' | 'update';
 }
 
 /** What happens to the records referring to a record that is destroyed. */

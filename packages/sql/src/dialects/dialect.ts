@@ -18,11 +18,28 @@ export interface ConnectionOptions {
   /** Most connections each pool opens (PostgreSQL, MySQL/MariaDB). Default: 10. */
   readonly poolSize?: number;
   /**
-   * How long to wait for a new connection before the request fails with 503 (PostgreSQL,
-   * MySQL/MariaDB). Default: 5000 ms.
+   * How long a request waits for a connection (a free one of the pool, or a new one) before it
+   * fails with 503 (PostgreSQL, MySQL/MariaDB). Default: 5000 ms.
    */
   readonly connectTimeoutMs?: number;
-  /** SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. */
+  /**
+   * How long a statement waits for a lock another connection holds (a row being updated, a
+   * locked table) before it fails with 503 (PostgreSQL `lock_timeout`; MySQL/MariaDB
+   * `innodb_lock_wait_timeout` and `lock_wait_timeout`, in whole seconds, rounded up). Default:
+   * 5000 ms. SQLite's is `busyTimeoutMs`.
+   *
+   * @example
+   * ```ts
+   * sqlStore('postgres://app@db/books', { connectTimeoutMs: 2000, lockTimeoutMs: 2000 });
+   * ```
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms.
+   * The store's own database waits on a timer (the statement is tried again, from 1 ms to 100 ms
+   * apart), so other requests are served meanwhile; transactions take the write lock when they
+   * begin (`BEGIN IMMEDIATE`).
+   */
   readonly busyTimeoutMs?: number;
   /**
    * SQLite (WAL mode): when a commit reaches the disk. `'full'` (the default) flushes the log at
@@ -144,6 +161,11 @@ export interface SqlDialectSpec {
   readonly supportsReturning: boolean;
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
+  /**
+   * Whether a per-group list (a has-many `include`) joins each group's first records with
+   * `CROSS JOIN LATERAL`; else it reads them with one `UNION ALL` of a query per group.
+   */
+  readonly lateralJoins: boolean;
   /**
    * Whether `null` sorts before every value ascending (and after descending) without being told;
    * when not, ORDER BY and nullable index keys say `NULLS FIRST` / `NULLS LAST`.
