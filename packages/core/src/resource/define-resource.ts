@@ -20,6 +20,7 @@ const KNOWN_OPTIONS = new Set([
   'id',
   'timestamps',
   'unique',
+  'indexes',
   'defaults',
   'relations',
   'pagination',
