@@ -1,6 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { type Kysely, MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { describeMysqlKeys } from './mysql-catalog.js';
 import { firstGroup, likeContains } from './shared.js';
 
 /**
@@ -166,6 +167,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
       json: /^(json|longtext|mediumtext|text)$/,
     },
     describeColumns,
+    describeKeys: describeMysqlKeys,
     prepareConnection: async () => {},
     indexColumn: (attribute) =>
       attribute.type === 'string' && isText(attribute)

@@ -4,6 +4,7 @@ import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
 import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
+import { describeSqliteKeys } from './sqlite-catalog.js';
 import { reuseSqliteStatements, runDirectly } from './statements.js';
 
 /** Locked by another process past the busy timeout, file missing or unwritable, disk full. */
@@ -116,6 +117,7 @@ export const sqlite: SqlDialectSpec = {
     json: TEXT_AFFINITY,
   },
   describeColumns,
+  describeKeys: describeSqliteKeys,
   // For a Kysely instance the application opened; `openSqlite` sets it on the store's own.
   prepareConnection: async (db) => {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
