@@ -60,9 +60,10 @@ const RULES: Readonly<Record<TableForeignKey['onDelete'], readonly string[]>> = 
 /**
  * Whether an index of the catalog serves a wanted one: for a unique one, a unique index of the
  * same set of whole columns; else the wanted key, in its directions, at the start of its own (a
- * TEXT column indexed by prefix, as the store does on MySQL, counts).
+ * TEXT column indexed by prefix, as the store does on MySQL, counts; where nulls go is not
+ * compared: it matters to some orders, never to a filter).
  */
-function serves(found: CatalogIndex, wanted: TableIndex, nullable: ReadonlySet<string>): boolean {
+function serves(found: CatalogIndex, wanted: TableIndex): boolean {
   if (found.partial) return false;
   if (wanted.unique) {
     const columns = new Set(found.columns.map((key) => (key.prefix ? '' : key.column)));
@@ -72,9 +73,7 @@ function serves(found: CatalogIndex, wanted: TableIndex, nullable: ReadonlySet<s
   }
   return wanted.columns.every((key, at) => {
     const other = found.columns[at];
-    // Where the catalog tells where nulls go (PostgreSQL), a nullable key must put them where the store orders them.
-    const nulls = other?.nullsFirst === undefined || !nullable.has(key.column) || other.nullsFirst === !key.descending;
-    return other?.column === key.column && other.descending === key.descending && nulls;
+    return other?.column === key.column && other.descending === key.descending;
   });
 }
 
@@ -96,10 +95,9 @@ export function keysDrift(
   tablePrefix: string,
 ): string[] {
   const { indexes, foreignKeys } = tableKeys(schema, dialect, tablePrefix);
-  const nullable = new Set(schema.attributes.filter((attribute) => attribute.nullable).map((a) => a.name));
   const drift: string[] = [];
   for (const index of indexes) {
-    if (catalog.indexes.some((found) => serves(found, index, nullable))) continue;
+    if (catalog.indexes.some((found) => serves(found, index))) continue;
     drift.push(`no ${index.unique ? 'unique index' : 'index'} (${index.key}) (the store names it "${index.name}")`);
   }
   for (const key of foreignKeys) {

@@ -85,11 +85,8 @@ export interface TableIndex {
 /** One index of an existing table, as the database's catalog describes it. */
 export interface CatalogIndex {
   readonly name: string;
-  /**
-   * Its key columns in order (`''` for an expression): where nulls go when the catalog tells it
-   * (PostgreSQL), and whether only a prefix of a string is kept (MySQL indexes TEXT that way).
-   */
-  readonly columns: readonly (IndexColumn & { readonly nullsFirst?: boolean; readonly prefix?: boolean })[];
+  /** Its key columns in order (`''` for an expression), and whether only a prefix of a string is kept (MySQL indexes TEXT that way). */
+  readonly columns: readonly (IndexColumn & { readonly prefix?: boolean })[];
   readonly unique: boolean;
   /** Whether it covers only some rows (a `WHERE`) or holds an expression: it serves no key of the store's. */
   readonly partial: boolean;

@@ -16,7 +16,7 @@ const RULES: Readonly<Record<string, string>> = {
 
 /**
  * The indexes and foreign keys of a PostgreSQL table of the current schema, from `pg_index`
- * (key columns in order, `DESC` and `NULLS FIRST` from `indoption`) and `pg_constraint`.
+ * (key columns in order, `DESC` from `indoption`) and `pg_constraint`.
  *
  * @example
  * ```ts
@@ -31,10 +31,9 @@ export async function describePostgresKeys(db: Kysely<any>, table: string): Prom
     partial: boolean;
     column: string | null;
     descending: boolean;
-    nulls_first: boolean;
   }>`
     select i.relname as name, x.indisunique as "unique", x.indpred is not null as partial, a.attname as "column",
-      (x.indoption[k.ord - 1] & 1) = 1 as descending, (x.indoption[k.ord - 1] & 2) = 2 as nulls_first
+      (x.indoption[k.ord - 1] & 1) = 1 as descending
     from pg_index x
     join pg_class t on t.oid = x.indrelid
     join pg_namespace n on n.oid = t.relnamespace
@@ -47,7 +46,7 @@ export async function describePostgresKeys(db: Kysely<any>, table: string): Prom
   for (const row of rows) {
     const index = byName.get(row.name) ?? { name: row.name, columns: [], unique: row.unique, partial: row.partial };
     byName.set(row.name, index);
-    index.columns.push({ column: row.column ?? '', descending: row.descending, nullsFirst: row.nulls_first });
+    index.columns.push({ column: row.column ?? '', descending: row.descending });
     index.partial ||= row.column === null; // an expression
   }
   const { rows: keys } = await sql<{ name: string; column: string; table: string; references: string; rule: string }>`
