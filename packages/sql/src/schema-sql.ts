@@ -167,7 +167,8 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
  *
  * @example
  * ```ts
- * for (const statement of createTableSql(compiledResource(books).schema, 'postgres')) console.log(`${statement};`);
+ * const [, bookSchema] = resourceSchemas([authors, books]); // with its foreign keys
+ * for (const statement of createTableSql(bookSchema, 'postgres')) console.log(`${statement};`);
  * ```
  */
 export function createTableSql(
@@ -200,10 +201,10 @@ export function createTableSql(
  *
  * @example
  * ```ts
- * import { compiledResource } from '@resourcery/core/adapter';
+ * import { resourceSchemas } from '@resourcery/core/adapter';
  * import { schemaSql } from '@resourcery/sql';
  *
- * writeFileSync('migrations/001_books.sql', schemaSql([compiledResource(books).schema], 'mariadb'));
+ * writeFileSync('migrations/001_books.sql', schemaSql(resourceSchemas([authors, books]), 'mariadb'));
  * ```
  */
 export function schemaSql(
