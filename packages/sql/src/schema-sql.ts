@@ -66,12 +66,12 @@ export function tableKeys(
 ): { indexes: TableIndex[]; foreignKeys: TableForeignKey[] } {
   const table = `${prefix}${schema.name}`;
   const attributes = new Map(schema.attributes.map((attribute) => [attribute.name, attribute]));
-  const index = (keys: readonly IndexKey[], suffix: 'idx' | 'key'): TableIndex | undefined => {
-    const known = keys.flatMap((key) => {
+  const index = (keys: readonly IndexKey[], suffix: 'idx' | 'key'): TableIndex => {
+    const known = keys.map((key) => {
       const attribute = attributes.get(key.field);
-      return attribute && attribute.type !== 'json' ? [{ attribute, descending: key.direction === 'desc' }] : [];
+      if (!attribute) throw new TypeError(`An index of ${table} names "${key.field}", which is not an attribute`);
+      return { attribute, descending: key.direction === 'desc' };
     });
-    if (known.length === 0 || known.length < keys.length) return undefined;
     const names = keys.map((key) => (key.direction === 'desc' ? `${key.field}_desc` : key.field));
     return {
       name: constraintName(table, suffix === 'key' ? keys.map((key) => key.field) : names, suffix),
@@ -85,14 +85,12 @@ export function tableKeys(
     };
   };
   const ascending = (field: string): IndexKey => ({ field, direction: 'asc' });
-  const uniques = (schema.unique ?? []).flatMap((set) => index(set.map(ascending), 'key') ?? []);
-  const declared = (schema.indexes ?? []).flatMap((keys) => index(keys, 'idx') ?? []);
+  const uniques = (schema.unique ?? []).map((set) => index(set.map(ascending), 'key'));
+  const declared = (schema.indexes ?? []).map((keys) => index(keys, 'idx'));
+  // A field that is not an attribute, or holds JSON (never compared), gets no index of its own.
   const single = [...new Set([...schema.indexed, ...(schema.references ?? []).map((key) => key.field)])]
-    .filter((field) => field !== 'id')
-    .flatMap((field) => {
-      const found = index([ascending(field), ascending('id')], 'idx');
-      return found ? [{ ...found, name: indexName(table, field) }] : [];
-    });
+    .filter((field) => field !== 'id' && ![undefined, 'json'].includes(attributes.get(field)?.type))
+    .map((field) => ({ ...index([ascending(field), ascending('id')], 'idx'), name: indexName(table, field) }));
   const plain = [...declared, ...single];
   const kept = plain.filter(
     (candidate, at) =>

@@ -106,6 +106,18 @@ describe('createTableSql', () => {
     ]);
   });
 
+  it('refuses a unique set or an index naming no attribute; leaves JSON and unknown fields out of (field, id)', () => {
+    expect(() => createTableSql({ ...schema, unique: [['nope']] }, 'postgres')).toThrow(
+      'An index of books names "nope", which is not an attribute',
+    );
+    const loose = {
+      ...schema,
+      attributes: [...schema.attributes, { name: 'meta', type: 'json' as const, nullable: true }],
+    };
+    const statements = createTableSql({ ...loose, indexed: ['meta', 'gone', 'year'] }, 'sqlite');
+    expect(statements.slice(1)).toEqual(['CREATE INDEX IF NOT EXISTS "books_year_idx" ON "books" ("year", "id")']);
+  });
+
   it('schemaSql joins the statements of several collections into one script', () => {
     const script = schemaSql([schema, { ...schema, name: 'authors' }], 'sqlite');
     expect(script.match(/CREATE TABLE/g)).toHaveLength(2);
