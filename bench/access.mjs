@@ -109,7 +109,8 @@ async function measure(label, makeStore, calls) {
     answers[name] = reply.body;
     for (let i = 0; i < calls; i++) await api.handle(request);
   }
-  if (answers['scope step'] !== answers['access model']) throw new Error(`${label}: the two variants answer differently`);
+  if (answers['scope step'] !== answers['access model'])
+    throw new Error(`${label}: the two variants answer differently`);
   const times = Object.fromEntries(Object.keys(apis).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, api] of Object.entries(apis)) {

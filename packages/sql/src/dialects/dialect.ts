@@ -84,12 +84,46 @@ export interface ConstraintFailure {
   readonly key?: readonly string[];
 }
 
-/** One index of a table: its name and its key, quoted and ready for SQL (`"name", "id"`). */
+/** One column of an index key, in the order the index keeps it. */
+export interface IndexColumn {
+  readonly column: string;
+  readonly descending: boolean;
+}
+
+/** One index of a table: its name, its key (quoted and ready for SQL: `"name", "id"`) and its columns. */
 export interface TableIndex {
   readonly name: string;
   readonly key: string;
+  readonly columns: readonly IndexColumn[];
   /** Whether no two rows may share the key (a unique set of the schema). */
   readonly unique?: boolean;
+}
+
+/** One index of an existing table, as the database's catalog describes it. */
+export interface CatalogIndex {
+  readonly name: string;
+  /** Its key columns in order (`''` for an expression), and whether only a prefix of a string is kept (MySQL indexes TEXT that way). */
+  readonly columns: readonly (IndexColumn & { readonly prefix?: boolean })[];
+  readonly unique: boolean;
+  /** Whether it covers only some rows (a `WHERE`) or holds an expression: it serves no key of the store's. */
+  readonly partial: boolean;
+}
+
+/** One foreign key of an existing table, as the database's catalog describes it. */
+export interface CatalogForeignKey {
+  readonly name: string;
+  readonly column: string;
+  readonly table: string;
+  /** The referenced column. */
+  readonly references: string;
+  /** The catalog's rule, lowercase: `restrict`, `no action`, `cascade`, `set null`, `set default`. */
+  readonly onDelete: string;
+}
+
+/** The keys of an existing table: its indexes (the primary key aside) and foreign keys. */
+export interface CatalogKeys {
+  readonly indexes: readonly CatalogIndex[];
+  readonly foreignKeys: readonly CatalogForeignKey[];
 }
 
 /** One column of an existing table, as the database's catalog describes it. */
@@ -154,6 +188,8 @@ export interface SqlDialectSpec {
   createTable(table: string, columns: readonly string[], indexes: readonly TableIndex[]): string[];
   /** The columns of a table as the catalog describes them, none when the table does not exist. */
   describeColumns(db: Db, table: string): Promise<CatalogColumn[]>;
+  /** The indexes and foreign keys of a table as the catalog describes them (for the drift check). */
+  describeKeys(db: Db, table: string): Promise<CatalogKeys>;
   /** Statements every connection needs before the store uses it (SQLite: `PRAGMA foreign_keys = ON`). */
   prepareConnection(db: Db): Promise<void>;
 

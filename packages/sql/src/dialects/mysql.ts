@@ -1,6 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { CompiledQuery, type Kysely, MysqlAdapter, MysqlDialect, sql } from 'kysely';
 import type { CatalogColumn, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { describeMysqlKeys } from './mysql-catalog.js';
 import { openMysql, POOL_TIMEOUT, sessionSettings } from './mysql-pool.js';
 import { firstGroup, likeContains } from './shared.js';
 
@@ -156,6 +157,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
       json: /^(json|longtext|mediumtext|text)$/,
     },
     describeColumns,
+    describeKeys: describeMysqlKeys,
     prepareConnection: async () => {},
     indexColumn: (attribute) =>
       attribute.type === 'string' && isText(attribute)

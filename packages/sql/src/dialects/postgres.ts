@@ -1,6 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import { describePostgresKeys } from './postgres-catalog.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
 import { preparePostgresStatements, queryDirectly } from './statements.js';
 
@@ -144,6 +145,7 @@ export const postgres: SqlDialectSpec = {
     json: /^(json|jsonb|text)$/,
   },
   describeColumns,
+  describeKeys: describePostgresKeys,
   prepareConnection: async () => {},
 
   supportsReturning: true,

@@ -5,6 +5,7 @@ import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
 import { PatientSqliteDriver, patiently } from './sqlite-busy.js';
+import { describeSqliteKeys } from './sqlite-catalog.js';
 import { reuseSqliteStatements, runDirectly } from './statements.js';
 
 /** Locked by another process past `busyTimeoutMs`, file missing or unwritable, disk full. */
@@ -129,6 +130,7 @@ export const sqlite: SqlDialectSpec = {
     json: TEXT_AFFINITY,
   },
   describeColumns,
+  describeKeys: describeSqliteKeys,
   // For a Kysely instance the application opened; `openSqlite` sets it on the store's own.
   prepareConnection: async (db) => {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
