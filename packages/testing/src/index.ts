@@ -4,6 +4,7 @@ export { Book, type BookResourceOptions, bookResource } from './book-resource.js
 export { type CallInit, type CallReply, callApi } from './call-api.js';
 export { type HttpSuiteOptions, type HttpSuiteTarget, httpCaseNames, httpConformanceSuite } from './http-suite.js';
 export { type LibrarySuiteOptions, libraryCaseNames, libraryConformanceSuite } from './library-suite.js';
+export { Note, noteResource } from './note-resource.js';
 export { serveHttp } from './serve-http.js';
 export * from './store-suite.js';
 export { createTestContext, type TestContextInit } from './test-context.js';
