@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../src/http/read-body.js';
 import { compiledResource, defineResource } from '../src/resource/define-resource.js';
+import { emptyStrings } from '../src/resource/input/sent-numbers.js';
 import { validateInput } from '../src/resource/input/validate-input.js';
 import { isExactDouble } from '../src/schema/number-text.js';
 import { canonicalDecimalNumber } from '../src/schema/values.js';
@@ -67,7 +68,8 @@ const numberText = fc
 const decoy = fc
   .oneof(
     fc.string({ unit: fc.constantFrom('"', '\\', ':', ',', '{', '}', '[', ']', '1', '.', 'e', 'é', '\n', 'a') }),
-    fc.constantFrom('"price": 1.001', '{"meta": {"x": 1e400}}', 'x'.repeat(300)),
+    // Long ones make the body long enough (4 KB) for its strings to be emptied before the second reading.
+    fc.constantFrom('"price": 1.001', '{"meta": {"x": 1e400}}', 'x'.repeat(300), '"price": 1e400, 9.99 '.repeat(250)),
   )
   .map((text) => JSON.stringify(text));
 const key = fc
@@ -99,6 +101,57 @@ const metaObject = fc.uniqueArray(fc.tuple(key, json), { maxLength: 4, selector:
   text: `{${entries.map(([k, v]) => `${k}:${v.text}`).join(',')}}`,
   numbers: entries.flatMap(([, v]) => v.numbers),
 }));
+
+/** What emptyStrings must make of a parsed value: strings emptied, keys over 128 units (as written) emptied. */
+function emptied(value: unknown): unknown {
+  if (typeof value === 'string') return '';
+  if (Array.isArray(value)) return value.map(emptied);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    const units = JSON.stringify(key).slice(1, -1).replace(/\\./g, 'x').length;
+    Object.defineProperty(out, units > 128 ? '' : key, {
+      value: emptied(member),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+  }
+  return out;
+}
+
+describe('emptyStrings: the text lossless-json reads when a body is long', () => {
+  it('keeps every number, literal and short key where it was, and empties the rest', () => {
+    // Keys on both sides of 128 units, as written: `\n` is two characters and one unit, `\u0001` five.
+    const boundary = fc.constantFrom(
+      'k'.repeat(128),
+      'k'.repeat(129),
+      '\n'.repeat(128),
+      '\n'.repeat(129),
+      '\u0001'.repeat(26),
+    );
+    const text = fc.oneof(
+      boundary,
+      fc.string({ maxLength: 140 }),
+      fc.string({ unit: fc.constantFrom('"', '\\', ':', '\n', 'é', 'a'), maxLength: 140 }),
+    );
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const keyed = fc.dictionary(text, fc.oneof(value, text), { maxKeys: 6 });
+    fc.assert(
+      fc.property(
+        fc.oneof(keyed, fc.array(keyed, { maxLength: 3 }), value),
+        fc.constantFrom(undefined, 1, '\t'),
+        (json, space) => {
+          const written = JSON.stringify(json, null, space);
+          expect(JSON.parse(emptyStrings(written))).toEqual(emptied(JSON.parse(written)));
+        },
+      ),
+    );
+    expect(emptyStrings('{"a" :"x\\"y", "b":[1.5e3, "\\"", {"c" : -0}]}')).toBe(
+      '{"a" :"", "b":[1.5e3, "", {"c" : -0}]}',
+    );
+  });
+});
 
 describe('a body judged on the number texts it holds', () => {
   it('a decimal is its text: the canonical value, or the 422 the same text gets', async () => {

@@ -33,12 +33,27 @@ const STRINGS = /(?<key>"(?:[^"\\]|\\.){0,128}"(?=\s*:))|(?<open>")[^"\\]*(?:\\.
  * A text where this finds nothing has no number token of more than 15 digits and none in
  * exponent form: every number in it has at most 15 significant digits, below 10^15, so its double
  * keeps it exactly and the double's shortest text has its value. Most bodies are such texts, and
- * need no second reading (a match, in a string too, only means they get one).
+ * need no second reading (a match in a key, or in a string of a short text, only means they get
+ * one). A long text is tested once its strings are emptied: the test then costs little.
  */
 const LONG_OR_EXPONENT = /\d[\d.]{15}|\d[eE]/;
 
 /** Below this many characters the strings are left in: emptying them would cost more than it saves. */
 const SHORT_TEXT = 4096;
+
+/**
+ * The JSON text with every string emptied but keys of at most 128 characters (counting an escape
+ * sequence's characters after its first two one by one), and those kept as written: what a long
+ * text is given to lossless-json as.
+ *
+ * @example
+ * ```ts
+ * emptyStrings('{"title": "Dune", "price": 1.5e1}'); // '{"title": "", "price": 1.5e1}'
+ * ```
+ */
+export function emptyStrings(text: string): string {
+  return text.replace(STRINGS, '$<key>$<open>$<close>');
+}
 
 function last(value: unknown): unknown {
   return value instanceof Repeated ? value.values[value.values.length - 1] : value;
@@ -65,8 +80,8 @@ function member(object: unknown, key: string): unknown {
 export class SentNumbers {
   readonly #text: string | undefined;
   readonly #wrapper: string | undefined;
-  #plain: boolean | undefined;
-  #short: { members: unknown } | undefined;
+  /** The short text read, or `null` when it has only numbers that their doubles keep. */
+  #short: { members: unknown } | null | undefined;
   #whole: { members: unknown } | undefined;
 
   /** `wrapper`: the key of the body the members sit under, when it was wrapped. */
@@ -82,9 +97,11 @@ export class SentNumbers {
   #sent(field: string): unknown {
     const text = this.#text;
     if (text === undefined) return undefined;
-    this.#plain ??= !LONG_OR_EXPONENT.test(text);
-    if (this.#plain) return undefined;
-    this.#short ??= this.#read(text.length < SHORT_TEXT ? text : text.replace(STRINGS, '$<key>$<open>$<close>'));
+    if (this.#short === undefined) {
+      const short = text.length < SHORT_TEXT ? text : emptyStrings(text);
+      this.#short = LONG_OR_EXPONENT.test(short) ? this.#read(short) : null;
+    }
+    if (this.#short === null) return undefined;
     const found = member(this.#short.members, field);
     if (found !== undefined) return found;
     // An attribute named with more than 128 characters: its key was dropped from the short text.
