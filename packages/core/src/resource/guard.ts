@@ -5,7 +5,7 @@ import { matcher } from '../store/memory-filter.js';
 import type { Condition, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
-import { canonicalValue } from './input/validate-input.js';
+import { canonicalValue } from './input/typed-value.js';
 import { readableOf } from './related.js';
 
 // The questions the lifecycle asks the access model at its named stages (docs/access.md has
