@@ -43,7 +43,8 @@ export function admit(ctx: Context): void {
   const read = access.decide('read', principal);
   const own = kind === 'read' ? read : access.decide(kind, principal);
   if (own === false || (read === false && kind !== 'create')) {
-    if (principal === undefined) throw authenticationRequired();
+    // Without a principal where the API could have found one, the caller has yet to authenticate.
+    if (principal === undefined && access.api.authenticates) throw authenticationRequired();
     throw forbidden(`You may not ${VERBS[kind]} ${ctx.resource.plural}`);
   }
   ctx.reads = read === false ? [] : read;
