@@ -98,8 +98,10 @@ function unique(name: string, taken: Set<string>): string {
  * the field allow-lists), the enabled operations with their exact statuses, every index
  * parameter, the pagination headers and every problem response. A resource with relations gets
  * `include` on show and index and a schema of the record with what it adds; each relation's
- * target must be among `resources` (else this throws, as `createApi` does). `createApi` serves it at
- * `<base>/openapi.json`; call this to write it to a file or feed a code generator.
+ * target must be among `resources` (else this throws, as `createApi` does). With `authenticate` and
+ * `tenancy` (as `createApi` passes them) it describes the access model too: security, 401 and
+ * 403, server-set and role-restricted fields. `createApi` serves it at `<base>/openapi.json`;
+ * call this to write it to a file or feed a code generator.
  *
  * @example
  * ```ts

@@ -125,7 +125,7 @@ export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
       headers: {
         'WWW-Authenticate': {
           description:
-            'The scheme to authenticate with: `Bearer`, with `error="invalid_token"` for a token that is not good',
+            'The scheme to authenticate with: `Bearer`; with `error="invalid_token"` for a token that is not good, `error="invalid_request"` for an `Authorization` header that is not `Bearer <token>`',
           required: true,
           schema: { type: 'string', examples: ['Bearer', 'Bearer error="invalid_token"'] },
         },
