@@ -3,7 +3,7 @@
 // a preset, an archive, and a resource anonymous callers may read. The tests of what the access
 // model shows outside use it: the OpenAPI document, its lint, the typed client, a generated client.
 import 'reflect-metadata';
-import { bearerJwt, belongsTo, defineResource, type ServerSet, type Tenancy } from '@resourcery/core';
+import { bearerJwt, belongsTo, defineResource, type Principal, type ServerSet, type Tenancy } from '@resourcery/core';
 import { IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { SignJWT } from 'jose';
 
@@ -82,7 +82,7 @@ const positive = (value: unknown) => (Number.isSafeInteger(Number(value)) && Num
 export const authenticate = bearerJwt({
   secret: SECRET,
   principal: (claims) => {
-    const principal = { sub: positive(claims.sub), org: positive(claims.org), role: claims.role };
+    const principal = { sub: positive(claims.sub), org: positive(claims.org), role: claims.role } as Principal;
     const valid = principal.sub > 0 && principal.org > 0 && writers.concat('viewer').includes(String(claims.role));
     return valid ? principal : undefined;
   },

@@ -1,7 +1,7 @@
 // The client examples of docs/client.md's "Authentication" against an API with bearerJwt, over
 // real HTTP, with tokens minted by jose.
 import 'reflect-metadata';
-import { bearerJwt, defineResource, memoryStore } from '@resourcery/core';
+import { bearerJwt, defineResource, memoryStore, type Principal } from '@resourcery/core';
 import { createListener } from '@resourcery/node';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { SignJWT } from 'jose';
@@ -18,7 +18,11 @@ const books = defineResource({
 });
 const authenticate = bearerJwt({
   secret,
-  principal: (claims) => (typeof claims.role === 'string' ? { sub: claims.sub, role: claims.role } : undefined),
+  // The program's principal type is the tracker's (docs/access.md); this API only reads `role`.
+  principal: (claims) =>
+    typeof claims.role === 'string'
+      ? ({ sub: Number(claims.sub), role: claims.role } as unknown as Principal)
+      : undefined,
 });
 
 const mint = (role: string, exp = Math.floor(Date.now() / 1000) + 60) =>
