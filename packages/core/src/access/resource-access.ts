@@ -56,6 +56,9 @@ export class ResourceAccess {
   readonly #tenant: Tenancy | undefined;
   readonly #fields: readonly [string, FieldAccess][];
   readonly #views = new Map<string, FieldView>();
+  readonly #tenants = new Map<Scalar, readonly Condition[]>();
+  /** Views by the caller's roles, when every field rule is a role list or a boolean. */
+  readonly #byRoles: Map<string, FieldView> | undefined;
   readonly #full: FieldView;
 
   constructor(
@@ -79,6 +82,10 @@ export class ResourceAccess {
       (['read', 'create', 'update', 'destroy'] as const).some((kind) => asks(this.#rules[kind])) ||
       this.#fields.some(([, rules]) => asks(rules.read) || asks(rules.create) || asks(rules.update));
     this.#full = { hidden: EMPTY, noCreate: EMPTY, noUpdate: EMPTY, query, shown };
+    const byRoles = this.#fields.every(([, rules]) =>
+      [rules.read, rules.create, rules.update].every((who) => typeof who !== 'function'),
+    );
+    this.#byRoles = byRoles ? new Map() : undefined;
     for (const action of this.#rules.anonymous ?? []) {
       const rule = this.#rules[ruleOf(action)];
       if (!(rule === undefined || rule === true) || this.#tenant) {
@@ -110,7 +117,19 @@ export class ResourceAccess {
     if (own === false || kind !== 'read' || !this.#tenant) return own;
     const key = principal === undefined ? undefined : this.#tenant.of(principal);
     if (key === undefined || key === null) return false;
-    return [...compileWhere({ [this.#tenant.field]: key }, this.target), ...own];
+    const tenant = this.#tenantCondition(key);
+    return own.length === 0 ? tenant : [...tenant, ...own];
+  }
+
+  /** The condition of one tenant, compiled once (tenants are few; a bounded cache). */
+  #tenantCondition(key: Scalar): readonly Condition[] {
+    let conditions = this.#tenants.get(key);
+    if (!conditions) {
+      conditions = Object.freeze(compileWhere({ [(this.#tenant as Tenancy).field]: key }, this.target));
+      if (this.#tenants.size >= 10_000) this.#tenants.clear();
+      this.#tenants.set(key, conditions);
+    }
+    return conditions;
   }
 
   #apply(rule: Rule | undefined, principal: Principal | undefined): Decision {
@@ -137,6 +156,19 @@ export class ResourceAccess {
   /** What this caller may read and write of the fields (one view per combination, made once). */
   view(principal: Principal | undefined): FieldView {
     if (this.#fields.length === 0) return this.#full;
+    const byRoles = this.#byRoles;
+    if (!byRoles) return this.#viewFor(principal);
+    const held = principal === undefined ? undefined : this.api.rolesOf(principal);
+    const roles = principal === undefined ? '\u0000' : typeof held === 'string' ? held : (held ?? []).join('\u0000');
+    let view = byRoles.get(roles);
+    if (!view) {
+      view = this.#viewFor(principal);
+      if (byRoles.size < 1000) byRoles.set(roles, view);
+    }
+    return view;
+  }
+
+  #viewFor(principal: Principal | undefined): FieldView {
     const hidden: string[] = [];
     const noCreate: string[] = [];
     const noUpdate: string[] = [];

@@ -1,8 +1,7 @@
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { etagOf } from './conditional.js';
-import { digest22, portableDigest22 } from './digest.js';
+import { digest22, etagOf, portableDigest22 } from './conditional.js';
 
 const KEY = 'k3y';
 

@@ -92,7 +92,8 @@ export class Context {
     this.#query ??= resolveIndexQuery(
       parseIndexQuery(this.request.rawQuery, this.compiled.limits),
       this.view.query,
-      relatedLookup(this),
+      // Only a relation filter (`filter[author.name]`) needs it.
+      this.request.rawQuery.includes('.') ? relatedLookup(this) : undefined,
     );
     return this.#query;
   }

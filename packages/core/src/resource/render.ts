@@ -42,9 +42,10 @@ function sparse(rendered: Record<string, unknown>, fields: readonly string[]): R
  * the caller, whatever the step added.
  */
 export function renderRecord(ctx: Context, record: Rec): Record<string, unknown> {
-  const rendered = ctx.compiled.steps.render(record, ctx);
-  const { hidden } = ctx.view;
-  if (hidden.size > 0) for (const field of hidden) delete rendered[field];
+  const { steps } = ctx.compiled;
+  const rendered = steps.render(record, ctx);
+  // The default render shows only the fields the caller may read; one of the resource's own may add any.
+  if (steps.rendered) for (const field of ctx.view.hidden) delete rendered[field];
   return rendered;
 }
 
