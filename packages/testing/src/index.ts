@@ -7,3 +7,4 @@ export { type LibrarySuiteOptions, libraryCaseNames, libraryConformanceSuite } f
 export { serveHttp } from './serve-http.js';
 export * from './store-suite.js';
 export { createTestContext, type TestContextInit } from './test-context.js';
+export { type TrackerSuiteOptions, trackerCaseNames, trackerConformanceSuite } from './tracker-suite.js';
