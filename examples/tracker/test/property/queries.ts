@@ -34,8 +34,10 @@ export interface FilterPlan {
   readonly hidden: boolean;
   /** The id (from the seeded ids) the value stands for, when `value` is `#id`. */
   readonly pick?: { resource: ResourceKey; index: number };
-  readonly test: (record: Json, value: string, lookup: Lookup) => boolean;
 }
+
+/** How the reference evaluates a filter on a record, through the caller's own view of related records. */
+export type FilterTest = (record: Json, value: string, lookup: Lookup) => boolean;
 
 const eq = (field: string) => (record: Json, value: string) => String(record[field]) === value;
 const prefix = (field: string) => (record: Json, value: string) =>
@@ -48,48 +50,75 @@ const through =
     return related !== undefined && test(related, value);
   };
 
-const filter = (param: string, values: readonly string[], test: FilterPlan['test'], hidden = false) =>
-  fc.constantFrom(...values).map((value): FilterPlan => ({ param, value, hidden, test }));
-const byId = (param: string, resource: ResourceKey, field: string) =>
-  fc
-    .nat(30)
-    .map((index): FilterPlan => ({ param, value: '#id', hidden: false, pick: { resource, index }, test: eq(field) }));
+/** A filter parameter of a resource: its values (or ids of a resource), how it evaluates, whether it names `email`. */
+interface FilterSpec {
+  readonly param: string;
+  readonly values?: readonly string[];
+  readonly ids?: ResourceKey;
+  readonly test: FilterTest;
+  readonly hidden?: boolean;
+}
 
-const FILTERS: Record<ResourceKey, fc.Arbitrary<FilterPlan>[]> = {
+const FILTERS: Record<ResourceKey, readonly FilterSpec[]> = {
   users: [
-    filter('filter[name]', NAMES, eq('name')),
-    filter('filter[name][prefix]', ['A', 'Ca', 'D'], prefix('name')),
-    filter('filter[role]', ROLES, eq('role')),
-    filter('filter[email][prefix]', ['a', 'b'], prefix('email'), true),
-    byId('filter[id][]', 'users', 'id'),
+    { param: 'filter[name]', values: NAMES, test: eq('name') },
+    { param: 'filter[name][prefix]', values: ['A', 'Ca', 'D'], test: prefix('name') },
+    { param: 'filter[role]', values: ROLES, test: eq('role') },
+    { param: 'filter[email][prefix]', values: ['a', 'b'], test: prefix('email'), hidden: true },
+    { param: 'filter[id][]', ids: 'users', test: eq('id') },
   ],
   projects: [
-    filter('filter[name]', PROJECT_NAMES, eq('name')),
-    filter('filter[name][prefix]', ['R', 'W'], prefix('name')),
+    { param: 'filter[name]', values: PROJECT_NAMES, test: eq('name') },
+    { param: 'filter[name][prefix]', values: ['R', 'W'], test: prefix('name') },
   ],
   issues: [
-    filter('filter[status]', STATUSES, eq('status')),
-    filter('filter[priority][gte]', ['2', '3', '4'], (record, value) => record.priority >= Number(value)),
-    byId('filter[projectId]', 'projects', 'projectId'),
-    byId('filter[assigneeId]', 'users', 'assigneeId'),
-    filter(
-      'filter[assigneeId][null]',
-      ['true', 'false'],
-      (record, value) => (record.assigneeId === null) === (value === 'true'),
-    ),
-    filter('filter[project.name]', PROJECT_NAMES, through('projects', 'projectId', eq('name'))),
-    filter('filter[assignee.name]', NAMES, through('users', 'assigneeId', eq('name'))),
-    filter('filter[assignee.name][prefix]', ['A', 'Ca'], through('users', 'assigneeId', prefix('name'))),
-    filter('filter[assignee.role]', ROLES, through('users', 'assigneeId', eq('role'))),
-    filter('filter[assignee.email][prefix]', ['a', 'd'], through('users', 'assigneeId', prefix('email')), true),
+    { param: 'filter[status]', values: STATUSES, test: eq('status') },
+    {
+      param: 'filter[priority][gte]',
+      values: ['2', '3', '4'],
+      test: (record, value) => record.priority >= Number(value),
+    },
+    { param: 'filter[projectId]', ids: 'projects', test: eq('projectId') },
+    { param: 'filter[assigneeId]', ids: 'users', test: eq('assigneeId') },
+    {
+      param: 'filter[assigneeId][null]',
+      values: ['true', 'false'],
+      test: (record, value) => (record.assigneeId === null) === (value === 'true'),
+    },
+    { param: 'filter[project.name]', values: PROJECT_NAMES, test: through('projects', 'projectId', eq('name')) },
+    { param: 'filter[assignee.name]', values: NAMES, test: through('users', 'assigneeId', eq('name')) },
+    {
+      param: 'filter[assignee.name][prefix]',
+      values: ['A', 'Ca'],
+      test: through('users', 'assigneeId', prefix('name')),
+    },
+    { param: 'filter[assignee.role]', values: ROLES, test: through('users', 'assigneeId', eq('role')) },
+    {
+      param: 'filter[assignee.email][prefix]',
+      values: ['a', 'd'],
+      test: through('users', 'assigneeId', prefix('email')),
+      hidden: true,
+    },
   ],
   comments: [
-    byId('filter[issueId]', 'issues', 'issueId'),
-    filter('filter[authorId]', ['12', '13', '22', '23'], eq('authorId')),
-    filter('filter[issue.title]', TITLES, through('issues', 'issueId', eq('title'))),
-    filter('filter[issue.status]', STATUSES, through('issues', 'issueId', eq('status'))),
+    { param: 'filter[issueId]', ids: 'issues', test: eq('issueId') },
+    { param: 'filter[authorId]', values: ['12', '13', '22', '23'], test: eq('authorId') },
+    { param: 'filter[issue.title]', values: TITLES, test: through('issues', 'issueId', eq('title')) },
+    { param: 'filter[issue.status]', values: STATUSES, test: through('issues', 'issueId', eq('status')) },
   ],
 };
+
+/** How the reference evaluates one filter parameter of a resource. */
+export function testOf(resource: ResourceKey, param: string): FilterTest {
+  const spec = FILTERS[resource].find((each) => each.param === param);
+  if (!spec) throw new Error(`no filter ${param} on ${resource}`);
+  return spec.test;
+}
+
+function planOf({ param, values, ids, hidden = false }: FilterSpec): fc.Arbitrary<FilterPlan> {
+  if (ids) return fc.nat(30).map((index) => ({ param, value: '#id', hidden, pick: { resource: ids, index } }));
+  return fc.constantFrom(...(values ?? [])).map((value) => ({ param, value, hidden }));
+}
 
 /** `sort`, `fields` and `include` values of each resource; those naming `email` are hidden. */
 const SORTS: Record<ResourceKey, string[]> = {
@@ -130,7 +159,11 @@ const queryOf = (resource: ResourceKey): fc.Arbitrary<QueryPlan> =>
   fc.record({
     resource: fc.constant(resource),
     show: fc.option(fc.nat(30), { nil: undefined, freq: 3 }),
-    filters: fc.array(fc.oneof(...FILTERS[resource]), { maxLength: 3 }),
+    // One parameter at most once: a repeated `filter[a]` is a 400 of its own.
+    filters: fc.uniqueArray(fc.oneof(...FILTERS[resource].map(planOf)), {
+      maxLength: 3,
+      selector: (each) => each.param,
+    }),
     sort: optional(SORTS[resource]),
     fields: optional(FIELDS[resource]),
     include: optional(INCLUDES[resource]),

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Client, Seeded } from './plan.js';
-import { type Json, type Lookup, type QueryPlan, RELATIONS, type ResourceKey } from './queries.js';
+import { type Json, type Lookup, type QueryPlan, RELATIONS, type ResourceKey, testOf } from './queries.js';
 
 // What one caller may see, read through its own unfiltered index of each resource (issues with
 // and without archived=true), and the checks that hold every other answer against it.
@@ -75,7 +75,9 @@ export function expected(query: QueryPlan, view: View, seeded: Seeded): { lower:
   const match = (lookup: Lookup) =>
     new Set(
       [...baseOf(query, view).values()]
-        .filter((record) => query.filters.every((each) => each.test(record, filterValue(each, seeded), lookup)))
+        .filter((record) =>
+          query.filters.every((each) => testOf(query.resource, each.param)(record, filterValue(each, seeded), lookup)),
+        )
         .map((record) => record.id),
     );
   return { lower: match(lookupIn(view.strict)), upper: match(lookupIn(view.wide)) };

@@ -157,10 +157,18 @@ export function missingId(name: ResourceName): number | string {
   return TRACKER[name].uuid ? crypto.randomUUID() : 987_654_321;
 }
 
-/** The text of a reply with every occurrence of `values` replaced by a placeholder, to compare two answers. */
+/**
+ * The text of a reply with every occurrence of `values` (whole words: an id `4` is not the `4`
+ * of `404`; a long one also when the answer shortens it, `3f2504e0-4f89…`) replaced by a
+ * placeholder, to compare two answers that differ only by them.
+ */
 export function normalized(reply: Reply, values: readonly (string | number)[]): string {
   let text = reply.text;
-  for (const value of values) text = text.split(String(value)).join('<value>');
+  for (const value of values.map(String)) {
+    const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const word = value.length > 12 ? `${escape(value.slice(0, 12))}[\\w-]*…?` : escape(value);
+    text = text.replace(new RegExp(`(?<![\\w-])${word}(?![\\w-])`, 'g'), '<value>');
+  }
   return text;
 }
 
