@@ -12,13 +12,19 @@ import { secretsOf, seedWorld } from './tracker-world.js';
 /** The tag's opaque part: without `W/` and the quotes. */
 const opaque = (tag: string) => tag.replace(/^W\//, '').replace(/^"|"$/g, '');
 
-/** The ways one might hash a record: its JSON (as shown, sorted, under its key), in hex, base64 and base64url. */
+/** The ways one might hash a record: its JSON (as shown, sorted, under its key, as sorted entries), in hex, base64 and base64url. */
 function plainHashes(records: readonly Json[], key: string): string[] {
   const sorted = (record: Json) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
   const texts = records.flatMap((record) => [
     JSON.stringify(record),
     JSON.stringify(sorted(record)),
     JSON.stringify({ [key]: record }),
+    // Sorted entries: how the library hashed the whole stored record before its tags were keyed.
+    JSON.stringify(
+      Object.keys(record)
+        .sort()
+        .map((field) => [field, record[field] ?? null]),
+    ),
   ]);
   return texts.flatMap((text) => {
     const digest = createHash('sha256').update(text).digest();
