@@ -9,6 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const workspaceAliases = {
   '@resourcery/core/store': here('./packages/core/src/store.ts'),
   '@resourcery/core/adapter': here('./packages/core/src/adapter.ts'),
+  '@resourcery/testing/suites': here('./packages/testing/src/suites.ts'),
   '@resourcery/testing': here('./packages/testing/src/index.ts'),
   '@resourcery/core': here('./packages/core/src/index.ts'),
   '@resourcery/express': here('./packages/express/src/index.ts'),

@@ -5,17 +5,13 @@
 // them) and run by a test that imports them. The README's quick start blocks are files of the
 // quick start that scripts/check-packages.mjs writes, typechecks and runs from the packed packages.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
 const BLOCK = /(?:<!-- ([\w-]+(?: of)?)(?:: ([^ ]+))? -->\n)?```(\w*)\n([\s\S]*?)```/g;
 /** README blocks that scripts/check-packages.mjs runs as files of the quick start. */
 const QUICK_START = ['quick-start', 'quick-start-client'];
-/** Pages whose loose TypeScript waits for a rewrite, and why: they do not get that case yet. */
-const PENDING: Readonly<Record<string, string>> = {
-  'docs/stores.md': 'rewritten with the new data model (the Store and Collection interfaces change)',
-};
 
 const pages = [
   'README.md',
@@ -53,12 +49,16 @@ function filesRunByTests(): Set<string> {
   return new Set([...reached].map((path) => relative(root, path)));
 }
 const runByTests = filesRunByTests();
-/** Entry files the tests name to run as processes (`bundleExampleServer('…', 'server-fetch.ts')`). */
+/**
+ * Files the tests name: entry files they run as processes (`bundleExampleServer('…', 'server-fetch.ts')`),
+ * configurations they compile with (`'web/tsconfig.json'`). A name stands for the files whose path ends with it.
+ */
 const namedByTests = new Set(
   [...runByTests].flatMap((path) =>
-    [...readFileSync(join(root, path), 'utf8').matchAll(/'([\w.-]+\.ts)'/g)].map((m) => m[1]),
+    [...readFileSync(join(root, path), 'utf8').matchAll(/'([\w./-]+\.(?:ts|json))'/g)].map((m) => m[1] as string),
   ),
 );
+const isNamedByTests = (path: string) => [...namedByTests].some((name) => path === name || path.endsWith(`/${name}`));
 
 /** Whether the fragment's lines appear in `file` in the same order (indentation aside). */
 function isPartOf(fragment: string, file: string): boolean {
@@ -99,20 +99,17 @@ describe.each(pages)('%s', (page) => {
   });
 
   it('shows only files that a test runs', () => {
-    const unrun = [...shownWhole].filter(
-      (path) => !runByTests.has(path as string) && !namedByTests.has(basename(path as string)),
-    );
+    const unrun = [...shownWhole].filter((path) => !runByTests.has(path as string) && !isNamedByTests(path as string));
     expect(unrun, 'files no test imports, directly or through other files').toEqual([]);
   });
 
-  if (!PENDING[page])
-    it('has no TypeScript that is not a tested file', () => {
-      const loose = blocks.filter(
-        (block) =>
-          block.language === 'ts' &&
-          !(block.marker === 'file' || block.marker === 'part of') &&
-          !(page === 'README.md' && QUICK_START.includes(block.marker as string)),
-      );
-      expect(loose.map((block) => block.code.slice(0, 80))).toEqual([]);
-    });
+  it('has no TypeScript that is not a tested file', () => {
+    const loose = blocks.filter(
+      (block) =>
+        block.language === 'ts' &&
+        !(block.marker === 'file' || block.marker === 'part of') &&
+        !(page === 'README.md' && QUICK_START.includes(block.marker as string)),
+    );
+    expect(loose.map((block) => block.code.slice(0, 80))).toEqual([]);
+  });
 });

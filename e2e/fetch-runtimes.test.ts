@@ -3,12 +3,12 @@
 // each runtime, started with the flags of its `start:bun` / `start:deno` script, a fresh process
 // (and on PostgreSQL a fresh database) for every group of the shared HTTP conformance suite.
 import { rmSync } from 'node:fs';
-import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing';
+import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 import { RUNTIMES, type RuntimeName, runtimeAvailable, runtimeCommand } from './helpers/fetch-runtimes.js';
-import { freshPostgresDatabase } from './helpers/fresh-database.js';
+import { driftedPostgres, freshPostgresDatabase } from './helpers/fresh-database.js';
 
 let bundled: Promise<string> | undefined;
 /** One bundle of server-fetch.ts for the whole file, made when the first server starts. */
@@ -72,6 +72,19 @@ for (const name of Object.keys(RUNTIMES) as RuntimeName[]) {
     httpConformanceSuite(`${label} + memory store`, () => serve(command, 'memory:'));
 
     if (postgres) {
+      it('stops before listening, in one line, when the books table does not fit the declaration (PostgreSQL)', async () => {
+        const drifted = await driftedPostgres(`fetch_${name}`);
+        try {
+          const started = ExampleServer.start(await bundle(), drifted.url, {}, command);
+          started.then((server) => server.kill('SIGKILL')).catch(() => undefined); // were it to start
+          await expect(started).rejects.toThrow(
+            /exited with 1:\nThe database at postgres:\/\/\S+ cannot serve the books: Table "books" has no column for author/,
+          );
+        } finally {
+          await drifted.drop();
+        }
+      });
+
       httpConformanceSuite(`${label} + PostgreSQL (pg)`, async () => {
         const database = await freshPostgresDatabase(`rs_fetch_${name}`);
         return serve(command, database.url, database.drop);

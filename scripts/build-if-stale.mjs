@@ -3,6 +3,8 @@
 //
 //   node scripts/build-if-stale.mjs [workspace...]   (default: examples/books)
 //
+// The root `npm start` and every example's start scripts (`npm start -w examples/library`) run it first.
+//
 // A workspace is built with its own `tsup` after the workspaces it depends on, those of one level
 // in parallel. It is stale when a file its build reads (src/ except tests, package.json,
 // tsup.config.ts, tsconfig.json, and the shared tsup.shared.ts and tsconfig.base.json) is newer

@@ -8,7 +8,18 @@ const root = resolve(import.meta.dirname, '..');
 const core = join(root, 'packages/core/src');
 
 /** Bottom to top: each layer may import the ones before it, never one after it. */
-export const LAYERS = ['contract', 'schema', 'store', 'errors', 'query', 'http', 'resource', 'openapi', 'api'];
+export const LAYERS = [
+  'contract',
+  'schema',
+  'store',
+  'errors',
+  'query',
+  'access',
+  'http',
+  'resource',
+  'openapi',
+  'api',
+];
 /** Files that may use Node-only APIs, and why. */
 const NODE_ONLY = {
   'openapi/docs-page.ts': 'serves Swagger UI assets read from node_modules (the docs page is optional)',

@@ -1,6 +1,12 @@
 // A fully customized resource: authentication declared once for the whole API, per-user
 // scoping, a field computed on create, hidden fields, a soft delete and a disabled action.
-import { type ActionContext, defineResource, type Hook, UnauthorizedError } from '@resourcery/core';
+import {
+  type ActionContext,
+  defineResource,
+  type Hook,
+  type OpenApiOptions,
+  UnauthorizedError,
+} from '@resourcery/core';
 import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator';
 
 export class Book {
@@ -30,12 +36,21 @@ export const authenticate: Hook<ActionContext<unknown, State>> = (ctx) => {
   ctx.state.user = user;
 };
 
-/** The API-wide hooks: `createApi({ resources: [books], store, hooks: apiHooks })`. */
+/** The API-wide hooks: `createApi({ resources: [books], store, hooks: apiHooks, openapi: bearerOpenApi })`. */
 export const apiHooks = { before: { all: authenticate } };
+
+/**
+ * What the OpenAPI document says of that hook. The document cannot see what a hook asks for:
+ * without this it says `security: []`, and clients generated from it send no token.
+ */
+export const bearerOpenApi = {
+  securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+  security: [{ bearer: [] }], // every operation
+} satisfies OpenApiOptions;
 
 const currentUser = (ctx: ActionContext<Book, State>): User => ctx.state.user as User;
 
-export const books = defineResource<Book, State>({
+export const books = defineResource.withState<State>()({
   name: 'book',
   model: Book,
   fields: {

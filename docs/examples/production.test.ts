@@ -1,11 +1,16 @@
 // The production set-up of docs/deployment.md over real HTTP, on SQLite in memory.
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveHttp } from '@resourcery/testing';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, openStore, productionApp } from './production.js';
 
 const store = openStore('sqlite::memory:');
-const server = listen(productionApp(store), 0);
+const server = await listen(productionApp(store), 0);
 let origin: string;
 beforeAll(async () => {
   if (!server.listening) await once(server, 'listening');
@@ -37,5 +42,27 @@ describe('the production set-up', () => {
     const huge = await fetch(`${origin}/api/books`, { headers: { 'x-big': 'x'.repeat(20_000) } });
     expect(huge.status).toBe(431);
     expect(huge.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('does not listen when a table does not fit the declaration: listen rejects, naming it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'production-drift-'));
+    const file = join(folder, 'books.sqlite');
+    const db = new Database(file);
+    db.exec('create table books (id integer primary key autoincrement, name text not null)'); // no author
+    db.close();
+    const drifted = openStore(`sqlite:${file}`);
+    try {
+      await expect(listen(productionApp(drifted), 0)).rejects.toThrow(/Table "books" has no column for author/);
+      // Served without waiting for ready(), every request tries to prepare the store and fails.
+      const unready = await serveHttp(productionApp(drifted));
+      try {
+        for (let i = 0; i < 2; i++) expect((await fetch(`${unready.baseUrl}/books`)).status).toBe(500);
+      } finally {
+        await unready.close();
+      }
+    } finally {
+      await drifted.close?.();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -15,7 +15,10 @@ export function openStore(url = process.env.DATABASE_URL ?? 'sqlite::memory:'): 
   return sqlStore(url, { poolSize: 20, connectTimeoutMs: 3000 });
 }
 
-export function productionApp(store: Store): Express {
+/** The app, and `ready()`: the store connected and its tables created or checked. */
+export type ProductionApp = Express & { ready(): Promise<void> };
+
+export function productionApp(store: Store): ProductionApp {
   const app = express();
   const api = resourcery({ resources: [books], store });
   // GET /healthz (liveness) and GET /readyz (stores answer within 2 s, else 503 problem+json).
@@ -25,10 +28,13 @@ export function productionApp(store: Store): Express {
   app.set('trust proxy', 1); // behind one load balancer: rate-limit by the client's address, not the balancer's
   app.use('/api', rateLimit({ windowMs: 60_000, limit: 300, standardHeaders: 'draft-8', legacyHeaders: false }));
   app.use('/api', api);
-  return app;
+  return Object.assign(app, { ready: () => api.api.ready() });
 }
 
-export function listen(app: Express, port = 3000): Server {
+export async function listen(app: ProductionApp, port = 3000): Promise<Server> {
+  // Before listening: a database out of reach, or a table that does not fit its declaration,
+  // rejects here (and the process stops) instead of answering every request with an error.
+  await app.ready();
   const server = createServer(app);
   answerClientErrors(server); // requests Node cannot parse: 431, 414, 400 as problem+json, not a bare status line
   deferContinue(server); // `Expect: 100-continue`: the 100 only when the body is read

@@ -14,7 +14,7 @@ export class Tag {
 
 const owner = (ctx: ActionContext<Tag, State>): number => (ctx.state.user as User).id;
 
-export const tags = defineResource<Tag, State>({
+export const tags = defineResource.withState<State>()({
   name: 'tag',
   model: Tag,
   fields: { readOnly: ['ownerId'], show: ['name'] },

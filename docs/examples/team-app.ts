@@ -53,9 +53,10 @@ export const books = defineResource({
       all: (ctx, next) => {
         if (ctx.action === 'show' || ctx.action === 'index') return next();
         return ctx.transaction(async () => {
-          await next();
+          const done = await next();
           const bookId = ctx.action === 'create' ? ctx.record?.id : ctx.id;
           if (bookId !== undefined) await ctx.collectionOf(audits).create({ action: ctx.action, bookId });
+          return done;
         });
       },
     },

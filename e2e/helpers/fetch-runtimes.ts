@@ -13,13 +13,14 @@ export type RuntimeName = keyof typeof RUNTIMES;
 /**
  * The command of `npm run start:<runtime> -w examples/books` (so the test runs the script's own
  * flags, Deno's permissions among them), the runtime taken from node_modules/.bin, without the
- * file it runs.
+ * file it runs nor the build that comes first.
  */
 export function runtimeCommand(name: RuntimeName): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'examples/books/package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const words = (scripts[`start:${name}`] ?? '').trim().split(/\s+/);
+  // After `&&`: what runs once build-if-stale has built what is stale.
+  const words = (scripts[`start:${name}`] ?? '').split('&&').at(-1)?.trim().split(/\s+/) ?? [];
   if (words[0] !== name || words.at(-1) !== 'dist/server-fetch.js') {
     throw new Error(`examples/books: the start:${name} script is not "${name} … dist/server-fetch.js"`);
   }

@@ -6,6 +6,9 @@ export default defineProject({
   test: {
     name: '@resourcery/example-books',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The SQL package's global setup pings the database servers once per run (start-up.test.ts
+    // runs the server on PostgreSQL when it answers).
+    globalSetup: ['../../packages/sql/test/helpers/global-setup.ts'],
     testTimeout: 20_000,
   },
 });

@@ -5,6 +5,7 @@ import type { Store } from '@resourcery/core';
 import { createFetchHandler } from '@resourcery/fetch';
 import { redactUrl } from '@resourcery/sql';
 import { books } from './book.js';
+import { exitWith, storeFailure } from './start-up-errors.js';
 import { storeFromUrl } from './store-from-url.js';
 
 /** What this file uses of `Bun.serve` and `Deno.serve` (their own type packages are not installed). */
@@ -43,6 +44,14 @@ const handler = createFetchHandler({
   basePath: '/api',
   openapi: { title: 'Books API', version: '1.0.0' },
 });
+
+// Connect, create the tables or check that they fit the declaration, before listening: a
+// database out of reach, or a table that does not fit, stops the start with one line.
+try {
+  await handler.api.ready();
+} catch (error) {
+  exitWith(storeFailure(error, databaseUrl));
+}
 
 function listen(): Promise<Listening> {
   if (Bun) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { answerClientErrors, deferContinue } from '@resourcery/node';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
-import { databaseHost, exitWith, listenFailure, reasonOf } from './start-up-errors.js';
+import { exitWith, listenFailure, reasonOf, storeFailure } from './start-up-errors.js';
 import { storeFromUrl } from './store-from-url.js';
 import { startTracing } from './tracing.js';
 
@@ -32,13 +32,12 @@ try {
   exitWith(reasonOf(error));
 }
 const app = createApp(store, { logRequests: true });
-// Connect (and create the tables) before listening: a database that cannot be reached is said at once.
+// Connect, create the tables or check that they fit the declaration, before listening: a database
+// that cannot be reached, or a table that does not fit, stops the start with one line.
 try {
   await app.ready();
 } catch (error) {
-  exitWith(
-    `Cannot reach the database at ${databaseHost(databaseUrl)} (${reasonOf(error)}): check DATABASE_URL, or unset it to use a SQLite file`,
-  );
+  exitWith(storeFailure(error, databaseUrl));
 }
 
 let shuttingDown = false;

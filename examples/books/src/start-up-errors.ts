@@ -1,3 +1,4 @@
+import { StoreUnavailable } from '@resourcery/core/store';
 import { redactUrl } from '@resourcery/sql';
 
 /** Says what stops the server from starting in one line on stderr, and exits 1: no stack trace. */
@@ -25,6 +26,17 @@ export function databaseHost(url: string): string {
   } catch {
     return redactUrl(url);
   }
+}
+
+/**
+ * Why the store could not be prepared before listening, in one line: the database cannot be
+ * reached, or it can but cannot serve the books (a table that does not fit the declaration).
+ */
+export function storeFailure(error: unknown, url: string): string {
+  if (error instanceof StoreUnavailable) {
+    return `Cannot reach the database at ${databaseHost(url)} (${reasonOf(error)}): check DATABASE_URL, or unset it to use a SQLite file`;
+  }
+  return `The database at ${redactUrl(url)} cannot serve the books: ${reasonOf(error)}`;
 }
 
 const REASONS: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { memoryStore, type OpenApiDocument, type Store } from '@resourcery/core';
 import { type Collection, StoreUnavailable } from '@resourcery/core/store';
 import { answerClientErrors } from '@resourcery/node';
-import { httpConformanceSuite, serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';

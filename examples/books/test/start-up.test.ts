@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer } from '../../../scripts/bundle-example-server.mjs';
 
 // What a person starting the example's server sees when it cannot start: one line on stderr
@@ -88,6 +94,53 @@ describe('the example server when it cannot start', () => {
     expect(stderr).toBe(
       'OTEL_TRACES_EXPORTER=zipkin names "zipkin": use otlp, console or none, e.g. OTEL_TRACES_EXPORTER=otlp npm start\n',
     );
+  });
+
+  it('says in one line that the books table does not fit the declaration (SQLite), before listening', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'books-drift-'));
+    try {
+      const file = join(folder, 'books.sqlite');
+      const db = new Database(file);
+      db.exec('create table books (id integer primary key autoincrement, name text not null)'); // no author
+      db.close();
+      const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: `sqlite:${file}` });
+      expect(code).toBe(1);
+      expect(stdout).toBe(''); // never listened
+      const lines = stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^The database at sqlite:\S+books\.sqlite cannot serve the books: Table "books" has no column for author; .*migration/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  describe('on PostgreSQL', () => {
+    if (!serverAvailable('postgres')) return;
+    it('says in one line that the books table does not fit the declaration, before listening', async () => {
+      // A schema of its own, first on the server's search_path, holds a books table of other columns.
+      const schema = `books_drift_${process.pid}`;
+      const admin = new pg.Client({ connectionString: SERVERS.postgres.url });
+      await admin.connect();
+      try {
+        await admin.query(`create schema ${schema}`);
+        await admin.query(`create table ${schema}.books (id bigint primary key, name text, author integer not null)`);
+        const url = new URL(SERVERS.postgres.url);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: url.href });
+        expect(code).toBe(1);
+        expect(stdout).toBe('');
+        const lines = stderr.trimEnd().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          /^The database at postgres:\/\/\S+ cannot serve the books: Table "books" does not match the declaration of books: column "name" accepts NULL but name is declared required; column "author" is integer, which cannot hold the declared string/,
+        );
+      } finally {
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    });
   });
 
   it('refuses a PORT that is not a port number, in one line', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryStore } from '@resourcery/core';
 import { sqlStore } from '@resourcery/sql';
-import { libraryConformanceSuite } from '@resourcery/testing';
+import { libraryConformanceSuite } from '@resourcery/testing/suites';
 import { afterAll } from 'vitest';
 import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { serveLibrary, serverStore } from './helpers/library-stores.js';

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer } from '../../../scripts/bundle-example-server.mjs';
 
 // `npm start -w examples/library` runs the built server (`node dist/server.js`). The test bundles
@@ -54,6 +57,26 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
     });
   });
   return { child, baseUrl: `http://127.0.0.1:${port}/api`, output: () => output };
+}
+
+/** Runs the bundled server with DATABASE_URL until it exits by itself; answers its exit code and output. */
+async function runToExit(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bundle], {
+    env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000); // it listened: the test fails, nothing is left
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
 }
 
 /** Stops the server as `Ctrl-C` or a process manager would; answers its exit code. */
@@ -115,5 +138,51 @@ describe('the library server (npm start)', () => {
     const { books } = (await reply.json()) as { books: { title: string; price: string; author: { name: string } }[] };
     expect(books.map((book) => [book.title, book.price, book.author.name])).toEqual([['Dune', '9.50', 'Herbert']]);
     expect(await stop(second)).toBe(0);
+  });
+
+  it('stops before listening, in one line, when a table does not fit the declarations (SQLite)', async () => {
+    const drifted = join(folder, 'drifted');
+    mkdirSync(drifted, { recursive: true });
+    const file = join(drifted, 'library.sqlite');
+    const db = new Database(file);
+    db.exec('create table authors (id integer primary key autoincrement, name text not null)'); // no country, no timestamps
+    db.close();
+    const { code, stdout, stderr } = await runToExit(`sqlite:${file}`);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^The store at sqlite:\S+library\.sqlite is not usable: Table "authors" has no column for country, createdAt, updatedAt; .*migration/,
+    );
+  });
+
+  describe('on PostgreSQL', () => {
+    if (!serverAvailable('postgres')) return;
+    it('stops before listening, in one line, when a table does not fit the declarations', async () => {
+      // A schema of its own, first on the server's search_path, holds an authors table of other types.
+      const schema = `library_drift_${process.pid}`;
+      const admin = new pg.Client({ connectionString: SERVERS.postgres.url });
+      await admin.connect();
+      try {
+        await admin.query(`create schema ${schema}`);
+        await admin.query(
+          `create table ${schema}.authors (id bigint primary key, name text not null, country text, "createdAt" text not null, "updatedAt" timestamptz not null)`,
+        );
+        const url = new URL(SERVERS.postgres.url);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        const { code, stdout, stderr } = await runToExit(url.href);
+        expect(code).toBe(1);
+        expect(stdout).toBe('');
+        const lines = stderr.trimEnd().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          /^The store at postgres:\/\/\S+ is not usable: Table "authors" does not match the declaration of authors: column "createdAt" is text, which cannot hold the declared date-time/,
+        );
+      } finally {
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    });
   });
 });

@@ -12,6 +12,7 @@ export type {
   ShowMethod,
   WithIncluded,
 } from './include.js';
+export type { CreateInput, DefaultedKey, InputKey, UpdateInput } from './inputs.js';
 export { indexQueryString, parseLinks } from './query-string.js';
 export type {
   Comparisons,
@@ -38,18 +39,15 @@ export { PROBLEM_CODES, type Problem, type ProblemCode, ResourceError } from './
 export type {
   CallOptions,
   ClientRecord,
-  CreateInput,
   DataKey,
   FieldName,
   FilterValue,
   IndexParams,
   IndexResult,
-  InputKey,
   ModelOf,
   PageRelation,
   RecordId,
   ResourceLike,
   ResourceType,
   SortKey,
-  UpdateInput,
 } from './types.js';

@@ -1,9 +1,10 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
 import type { EachMethod, IdOfResource, IndexMethod, ShowMethod } from './include.js';
+import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
 import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
-import type { CallOptions, ClientRecord, CreateInput, ModelOf, ResourceLike, UpdateInput } from './types.js';
+import type { CallOptions, ClientRecord, ModelOf, ResourceLike } from './types.js';
 
 /**
  * Options of {@link resourceClient}. `name` must be the resource's declared name; `plural` is
@@ -97,7 +98,8 @@ export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf
   each: EachMethod<R, T>;
   /** The record; with `ifNoneMatch`, that copy itself when the record has not changed (304). */
   show: ShowMethod<R, T, ShowOptions<T>>;
-  create(values: CreateInput<ModelOf<R>>, options?: CallOptions): Promise<T>;
+  /** Creates a record; the attributes with a declared default may be left out. */
+  create(values: CreateInput<ModelOf<R>, DefaultedKey<R>>, options?: CallOptions): Promise<T>;
   /** Changes only the fields given; answers the whole record after the change. */
   update(id: IdOfResource<R>, changes: UpdateInput<ModelOf<R>>, options?: WriteOptions<T>): Promise<T>;
   destroy(id: IdOfResource<R>, options?: WriteOptions<T>): Promise<void>;

@@ -92,7 +92,7 @@ type BrandKey<T> = Exclude<Extract<keyof T, symbol>, keyof string | keyof number
  * Whether a model field's type is marked `ServerSet<...>` (the core's brand, an optional `true`
  * under a symbol of its own): the server sets it, clients only read it.
  */
-type IsServerSet<T> = [BrandKey<NonNullable<T>>] extends [never]
+export type IsServerSet<T> = [BrandKey<NonNullable<T>>] extends [never]
   ? false
   : NonNullable<T>[BrandKey<NonNullable<T>>] extends true | undefined
     ? true
@@ -117,39 +117,6 @@ type Unmarked<T> =
  * ```
  */
 export type RecordId<M> = 'id' extends keyof M ? Unmarked<M['id' & keyof M]> : number;
-
-/**
- * The fields a client may send: the model's data fields but `id` and those marked `ServerSet`.
- *
- * @example
- * ```ts
- * type K = InputKey<Review>; // 'bookId' | 'rating' | 'body' (not 'id', not 'createdAt')
- * ```
- */
-export type InputKey<M> = {
-  [K in DataKey<M>]-?: K extends 'id' ? never : IsServerSet<M[K]> extends true ? never : K;
-}[DataKey<M>];
-
-/**
- * The body of a create: the model's fields, optional ones optional. The server assigns `id` and
- * the fields marked `ServerSet` (timestamps).
- *
- * @example
- * ```ts
- * const input: CreateInput<Book> = { name: 'Dune', author: 'Frank Herbert' };
- * ```
- */
-export type CreateInput<M> = Simplify<Pick<M, InputKey<M>>>;
-
-/**
- * The body of an update: any of the fields a create takes; those not sent keep their values.
- *
- * @example
- * ```ts
- * const changes: UpdateInput<Book> = { name: 'Dune Messiah' };
- * ```
- */
-export type UpdateInput<M> = Simplify<Partial<Pick<M, InputKey<M>>>>;
 
 /**
  * A value a field can be filtered on (`null` cannot be).

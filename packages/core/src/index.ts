@@ -2,6 +2,9 @@
 // import `@resourcery/core/store`, adapter and tool authors `@resourcery/core/adapter`.
 import 'reflect-metadata';
 
+export type { AccessRules, FieldAccess, Rule, Tenancy } from './access/declare.js';
+export type { Principal, Register, RolesOf, Who } from './access/principal.js';
+export type { OperatorWhere, Where, WhereValue } from './access/where.js';
 export { type Api, type ApiOptions, createApi } from './api/create-api.js';
 export type { HealthOptions } from './api/health.js';
 export type { Logger, LogMethod, RequestLine } from './api/logger.js';
@@ -18,10 +21,12 @@ export {
   UnauthorizedError,
   ValidationError,
 } from './errors/http-error.js';
+export { type Authenticate, type BearerJwtOptions, bearerJwt } from './http/bearer-jwt.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi/build-document.js';
 export type {
   ActionContext,
   ContextOf,
+  Done,
   Filter,
   IdOf,
   IndexContext,

@@ -3,6 +3,7 @@
 // success status, a problem code or its status added, removed or changed on one side only).
 import { readFileSync } from 'node:fs';
 import { ACTIONS, PROBLEM_STATUS } from '@resourcery/core/adapter';
+import * as testing from '@resourcery/testing/suites';
 import { describe, expect, it } from 'vitest';
 
 const doc = (name: string) => readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8');
@@ -86,6 +87,29 @@ describe('docs/contract.md', () => {
     const sorted = <T extends { method: string; path: string }>(rows: T[]) =>
       [...rows].sort((a, b) => order(a).localeCompare(order(b)));
     expect(sorted(documented), 'the action table of docs/contract.md against ACTIONS').toEqual(sorted(expected));
+  });
+
+  it('describes part 3 as served: relations, operators, sparse fields and cursors, each a section', () => {
+    const part3 = contract.slice(contract.indexOf('## 3. '), contract.indexOf('## Checked by the conformance suite'));
+    const sections = [...part3.matchAll(/^### (.+)$/gm)].map((match) => match[1]);
+    expect(sections).toEqual([
+      'Types on the wire',
+      'Relations',
+      'Operators',
+      'Sparse fields',
+      'Cursor pagination (per resource)',
+    ]);
+    for (const parameter of ['filter[author.country]', 'filter[year][gte]', 'fields=', 'after']) {
+      expect(part3, parameter).toContain(parameter);
+    }
+    // What the conformance suites check is served; the page must not say otherwise.
+    expect(contract).not.toMatch(/not served yet|next step|not among the suite's cases/);
+  });
+
+  it('names every conformance suite @resourcery/testing/suites exports', () => {
+    const suites = Object.keys(testing).filter((name) => name.endsWith('ConformanceSuite'));
+    expect(suites.length).toBeGreaterThanOrEqual(3);
+    expect(suites.filter((name) => !contract.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('names every status a problem code maps to', () => {

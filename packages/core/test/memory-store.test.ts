@@ -1,4 +1,4 @@
 import { memoryStore } from '@resourcery/core';
-import { storeConformanceSuite } from '@resourcery/testing';
+import { storeConformanceSuite } from '@resourcery/testing/suites';
 
 storeConformanceSuite('memory', () => memoryStore());

@@ -90,10 +90,14 @@ describe('relations when an API is created', () => {
 });
 
 describe('parseMemberQuery', () => {
-  it('reads a list of names and refuses a malformed or repeated one', () => {
+  it('reads a list of names, repeated parameters as one list, and refuses a malformed name or one given twice', () => {
     expect(parseMemberQuery('include=author,reviews&filter[x]=1&fields=title')).toEqual({
       include: ['author', 'reviews'],
       fields: ['title'],
+    });
+    expect(parseMemberQuery('include=author&fields=a&include=reviews&fields=b')).toEqual({
+      include: ['author', 'reviews'],
+      fields: ['a', 'b'],
     });
     expect(parseMemberQuery('page=2')).toEqual({});
     for (const bad of [
@@ -101,8 +105,9 @@ describe('parseMemberQuery', () => {
       'include=a,,b',
       'include=a%20b',
       'include=a,a',
-      'include=a&include=b',
-      'fields=a&fields=b',
+      'include=a&include=a',
+      'fields=a,b&fields=b',
+      'include=a&include=',
     ]) {
       expect(() => parseMemberQuery(bad), bad).toThrow(/include|fields/);
     }

@@ -118,13 +118,15 @@ describe('hooks', () => {
         around: {
           all: async (_ctx, next) => {
             order.push('around:all>');
-            await next();
+            const done = await next();
             order.push('<around:all');
+            return done;
           },
           create: async (_ctx, next) => {
             order.push('around:create>');
-            await next();
+            const done = await next();
             order.push('<around:create');
+            return done;
           },
         },
         before: { all: () => void order.push('before:all'), create: () => void order.push('before:create') },
@@ -257,7 +259,7 @@ describe('API-wide hooks and error hooks', () => {
         around: {
           create: async (_ctx, next) => {
             order.push('resource:around>');
-            await next();
+            return next();
           },
         },
       },
@@ -268,7 +270,7 @@ describe('API-wide hooks and error hooks', () => {
       around: {
         all: async (_ctx, next) => {
           order.push('api:around>');
-          await next();
+          return next();
         },
       },
     });

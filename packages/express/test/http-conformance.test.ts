@@ -1,6 +1,6 @@
 import { memoryStore } from '@resourcery/core';
 import { resourcery } from '@resourcery/express';
-import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing';
+import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
 import express from 'express';
 
 // The whole HTTP contract, through Express, on the memory store.

@@ -1,5 +1,5 @@
 import { memoryStore } from '@resourcery/core';
-import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing';
+import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
 import { describe, expect, it } from 'vitest';
 import { createListener } from '../src/index.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CollectionSchema, ConstraintViolation } from '@resourcery/core/store';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
-import { librarySchemas } from '@resourcery/testing';
+import { librarySchemas } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabases } from './helpers/databases.js';

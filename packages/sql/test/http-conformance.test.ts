@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resourcery } from '@resourcery/express';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
-import { bookResource, type HttpSuiteTarget, httpConformanceSuite, serveHttp } from '@resourcery/testing';
+import { bookResource, type HttpSuiteTarget, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
 import express from 'express';
 import { afterAll } from 'vitest';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';

@@ -1,6 +1,6 @@
 import { ConstraintViolation } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
-import { librarySchemas } from '@resourcery/testing';
+import { librarySchemas } from '@resourcery/testing/suites';
 import Database from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';

@@ -12,7 +12,7 @@ import {
   sqlMigration,
   sqlStore,
 } from '@resourcery/sql';
-import { librarySchemas } from '@resourcery/testing';
+import { librarySchemas } from '@resourcery/testing/suites';
 import type { Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli-commands.js';

@@ -1,5 +1,5 @@
 import { sqlStore } from '@resourcery/sql';
-import { storeConformanceSuite } from '@resourcery/testing';
+import { storeConformanceSuite } from '@resourcery/testing/suites';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
 
 if (serverAvailable('postgres')) {

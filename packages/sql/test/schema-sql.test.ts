@@ -1,6 +1,6 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { createTableSql, schemaSql } from '@resourcery/sql';
-import { librarySchemas } from '@resourcery/testing';
+import { librarySchemas } from '@resourcery/testing/suites';
 import { describe, expect, it } from 'vitest';
 
 const schema: CollectionSchema = {

@@ -11,14 +11,9 @@ import { createCases, memberCases } from './http-cases/record-cases.js';
 import { routingCases } from './http-cases/routing-cases.js';
 import { strictnessCases } from './http-cases/strictness-cases.js';
 import { validationCases } from './http-cases/validation-cases.js';
+import type { HttpSuiteTarget } from './http-target.js';
 
-/** A running server under test, as {@link httpConformanceSuite}'s `start` answers it. */
-export interface HttpSuiteTarget {
-  /** URL of the base the `book` resource is mounted under, e.g. `http://127.0.0.1:4000/api`. */
-  baseUrl: string;
-  /** Stops the server and releases what `start` opened (connections, stores). */
-  close(): Promise<void>;
-}
+export type { HttpSuiteTarget } from './http-target.js';
 
 /** Options of {@link httpConformanceSuite}. */
 export interface HttpSuiteOptions {

@@ -1,10 +1,9 @@
-// @resourcery/testing: the shared conformance suites that every store and adapter runs, and
-// helpers for testing your own hooks and steps. Imports Vitest: use it from test files only.
+// @resourcery/testing: helpers for testing your own hooks, steps and servers, with any test
+// runner (or none): a context as the lifecycle builds it, a whole API called without a server,
+// a listener served on a free port. The conformance suites, which need Vitest, are the sub-path
+// `@resourcery/testing/suites` (./suites.ts); nothing here imports a test runner.
 export { Book, type BookResourceOptions, bookResource } from './book-resource.js';
 export { type CallInit, type CallReply, callApi } from './call-api.js';
-export { type HttpSuiteOptions, type HttpSuiteTarget, httpCaseNames, httpConformanceSuite } from './http-suite.js';
-export { type LibrarySuiteOptions, libraryCaseNames, libraryConformanceSuite } from './library-suite.js';
+export type { HttpSuiteTarget } from './http-target.js';
 export { serveHttp } from './serve-http.js';
-export * from './store-suite.js';
 export { createTestContext, type TestContextInit } from './test-context.js';
-export { type TrackerSuiteOptions, trackerCaseNames, trackerConformanceSuite } from './tracker-suite.js';

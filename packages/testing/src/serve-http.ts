@@ -1,6 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpSuiteTarget } from './http-suite.js';
+import type { HttpSuiteTarget } from './http-target.js';
 
 /**
  * Serves a Node request listener (an Express app, a `node:http` handler) on a free port of

@@ -50,6 +50,8 @@ export class ResourceAccess {
   readonly restricted: boolean;
   /** Fields the server sets from the principal (the tenant's and the presets): never writable by clients. */
   readonly serverSet: readonly string[];
+  /** Whether a rule asks something of the principal (roles, a function, presets, tenancy). */
+  readonly needsPrincipal: boolean;
   readonly #rules: AccessRules;
   readonly #tenant: Tenancy | undefined;
   readonly #fields: readonly [string, FieldAccess][];
@@ -71,6 +73,11 @@ export class ResourceAccess {
     for (const field of presets) this.#known(field, 'presets');
     this.serverSet = [...new Set([...(this.#tenant ? [this.#tenant.field] : []), ...presets])];
     this.restricted = declared !== undefined || this.#tenant !== undefined;
+    const asks = (rule: unknown) => rule !== undefined && typeof rule !== 'boolean';
+    this.needsPrincipal =
+      this.serverSet.length > 0 ||
+      (['read', 'create', 'update', 'destroy'] as const).some((kind) => asks(this.#rules[kind])) ||
+      this.#fields.some(([, rules]) => asks(rules.read) || asks(rules.create) || asks(rules.update));
     this.#full = { hidden: EMPTY, noCreate: EMPTY, noUpdate: EMPTY, query, shown };
     for (const action of this.#rules.anonymous ?? []) {
       const rule = this.#rules[ruleOf(action)];

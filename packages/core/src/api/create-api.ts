@@ -1,106 +1,30 @@
+import { defaultRoles } from '../access/principal.js';
+import { ACTION_NAMES } from '../contract/actions.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
-import { type DescriptionOptions, describeApi } from '../openapi/serve-description.js';
+import { describeApi } from '../openapi/serve-description.js';
 import { type CompiledResource, type HooksByAction, hooksByAction } from '../resource/compile.js';
 import { Context } from '../resource/context.js';
 import { compiledResource } from '../resource/define-resource.js';
+import { authenticationRequired } from '../resource/guard.js';
 import { runAction } from '../resource/lifecycle.js';
 import { type MountedResource, type MountedResources, mountResources } from '../resource/link.js';
-import type { Hooks, Resource } from '../resource/options.js';
+import type { Hooks } from '../resource/options.js';
+import type { Id } from '../schema/types.js';
 import type { Store } from '../store/store.js';
-import { type HealthOptions, healthAnswer } from './health.js';
+import type { Api, ApiOptions } from './api-options.js';
+
+export type { Api, ApiOptions, HandleOptions } from './api-options.js';
+
+import { healthAnswer } from './health.js';
 import { logToConsole } from './log-to-console.js';
-import { type Logger, logNothing } from './logger.js';
+import { logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
 import { observed, type Seen, withNosniff } from './observe.js';
 import { keysLoader, Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor, storeErrorToHttp } from './to-problem.js';
-import { inSpan, requestTracer, type TracingOption, traceAction } from './tracing.js';
-
-/**
- * Options of {@link createApi} (and so of every adapter); `openapi` and `docs` serve
- * `<base>/openapi.json` and `<base>/docs`.
- */
-export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOptions {
-  /** The resources to serve; each under its own path segment. */
-  // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state are accepted
-  resources: readonly Resource<any, any>[];
-  /** Where records live, for resources that do not name their own store. */
-  store: Store;
-  /** Builds the per-request `ctx.state` (e.g. from the user an auth middleware found). */
-  state?: (request: NeutralRequest) => S | Promise<S>;
-  /**
-   * Hooks for every resource, declared once (authentication, auditing, error mapping). API
-   * `before` and `around` hooks run before (outside) the resource's own; `after` and `error`
-   * hooks after them.
-   */
-  hooks?: Hooks<unknown, S>;
-  /**
-   * Receives unexpected errors (500) and store outages (503), and client errors with a cause:
-   * store constraint violations (409/422), bodies the client stopped sending (400). Default:
-   * `console.error`, with the stack for a 500 or 503 and in one line for the others.
-   */
-  logError?: ErrorLogger;
-  /**
-   * A structured logger (pino, or any with its `info/warn/error(fields, message)`): one line per
-   * request (request id, method, path, resource, action, status, duration), `error` with the
-   * stack for a 500 or 503, `warn` for a client error. Every response then carries the request's
-   * id as `X-Request-Id`. Without it, nothing is logged per request.
-   */
-  logger?: Logger;
-  /**
-   * OpenTelemetry traces: a span `<resource>.<action>` per request and a child span
-   * `<resource>.store.<operation>` per store query (those inside `ctx.transaction`, of
-   * `ctx.collectionOf` and of `include=` too). By default (unset, or `true`) requests are traced
-   * whenever an OpenTelemetry SDK is registered globally, also when it is registered after
-   * `createApi`; while none is, nothing is wrapped and no span is made, at the cost of a couple
-   * of property reads per request. `false` never traces, even with an SDK registered; a
-   * `TracerProvider` traces to that provider whatever is registered globally.
-   *
-   * @example
-   * ```ts
-   * trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
-   * const traced = createApi({ resources: [books], store });
-   * const untraced = createApi({ resources: [books], store, tracing: false });
-   * const ownProvider = createApi({ resources: [books], store, tracing: provider });
-   * ```
-   */
-  tracing?: TracingOption;
-  /**
-   * The secret the API's entity tags are hashed with and its `after` cursors encrypted with
-   * (at least 16 characters), the same in every process that serves the API. By default it is
-   * the one the store keeps (`Store.secret`: the SQL stores keep it in a table, so every process
-   * on one database shares it, across restarts); a store that keeps none needs this option.
-   */
-  secret?: string;
-}
-
-/** Options of {@link Api.handle}. */
-export interface HandleOptions {
-  /**
-   * Reject with the error instead of answering it as a problem, for a host framework's own error
-   * handling (Express's `next(err)`): an `HttpError` (store errors mapped to their 503, 409 or 422,
-   * the store error kept as `cause`) or, when unexpected, what was thrown. Nothing is logged.
-   */
-  rejectErrors?: boolean;
-}
-
-/** A set of mounted resources answering neutral requests. */
-export interface Api {
-  /** Answers one request; never rejects, unless asked to with `rejectErrors`. */
-  handle(request: NeutralRequest, options?: HandleOptions): Promise<NeutralResponse>;
-  /** Prepares the stores (tables, connections); called by the first request if not before. */
-  ready(): Promise<void>;
-  /** Closes the stores. */
-  close(): Promise<void>;
-  /**
-   * A health probe's answer: `live` (200 while the process runs) or `ready` (200 when every
-   * store answers a cheap query within `timeoutMs`, else 503 problem+json). Mount it with
-   * `healthRoutes(api)` (Express) or answer `/healthz` and `/readyz` with it yourself.
-   */
-  health(probe: 'live' | 'ready', options?: HealthOptions): Promise<NeutralResponse>;
-}
+import { inSpan, requestTracer, traceAction } from './tracing.js';
 
 interface Mounted extends Routable {
   readonly compiled: CompiledResource;
@@ -129,10 +53,21 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   // Each store is prepared on its own: one that is down answers 503 for its resources only.
   const readiness = new Map<Store, Readiness>();
   const describe = describeApi(options.resources, options);
+  const { authenticate } = options;
   const resources: MountedResources & { all: readonly MountedResource[] } = mountResources(
     options.resources.map((resource) => compiledResource(resource)),
     (compiled) => compiled.resource.options.store ?? options.store,
+    { rolesOf: options.roles ?? defaultRoles, tenancy: options.tenancy, authenticates: authenticate !== undefined },
   );
+  for (const self of resources.all) {
+    if (!authenticate && self.access.needsPrincipal) {
+      throw new TypeError(
+        `createApi: ${self.compiled.resource.name} has access rules (or tenancy) that need a principal: give createApi an \`authenticate\` function`,
+      );
+    }
+  }
+  // Without a resource anonymous callers may use, a request without credentials is a 401 before routing.
+  const anonymousAnywhere = resources.all.some((self) => ACTION_NAMES.some((action) => self.access.anonymous(action)));
   const loadKeys = keysLoader(options, resources);
   // Referenced tables first, so that a store can create its foreign keys.
   for (const self of resources.all) {
@@ -160,6 +95,10 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
   async function answer(request: NeutralRequest, seen?: Seen): Promise<NeutralResponse> {
     const described = describe(request);
     if (described) return described;
+    // Preflights carry no credentials: OPTIONS is answered from the action table alone.
+    const preflight = request.method === 'OPTIONS';
+    const principal = authenticate && !preflight ? await authenticate(request) : undefined;
+    if (authenticate && principal === undefined && !preflight && !anonymousAnywhere) throw authenticationRequired();
     const routed = route(request, mounted);
     const { target } = routed;
     if (routed.options !== undefined) return { status: 204, headers: { Allow: routed.options } };
@@ -175,10 +114,11 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       native: request.native,
     };
     const { self } = target;
-    const ctx = new Context(target.compiled, routed.action, contextRequest, routed.id, self.collection, state, {
+    const ctx = new Context(target.compiled, routed.action, contextRequest, routed.id as Id, self.collection, state, {
       self,
       api: resources,
     });
+    ctx.principal = principal;
     if (seen) {
       seen.resource = target.name;
       seen.action = routed.action;

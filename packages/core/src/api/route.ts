@@ -30,11 +30,12 @@ export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTar
 /** A request routed to one resource: the action (or `OPTIONS`) and, for a member, its id. */
 export type Route<T> =
   | { readonly target: T; readonly options: string }
-  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: Id };
+  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: Id | undefined };
 
 /**
  * Routes a request by the action table: `/<path>` and `/<path>/<id>`. Throws 404 for an
- * unknown path or an id that cannot exist, 405 (with `Allow`) for a method not served there.
+ * unknown path, 405 (with `Allow`) for a method not served there; an id that cannot exist is
+ * `undefined` (the action answers 404 when it looks the record up).
  */
 export function route<T extends Routable>(request: NeutralRequest, targets: ReadonlyMap<string, T>): Route<T> {
   const match = ROUTE.exec(request.path);
@@ -52,9 +53,9 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
     });
   }
   if (rawId === undefined) return { target, action, id: 0 };
-  const id = parseId(rawId, target.idType);
-  if (id === undefined) throw new NotFoundError(`${target.name} ${echo(rawId, 30)} does not exist`);
-  return { target, action, id };
+  // An id that cannot exist is answered 404 where a missing record is, after the 401 and 403 of
+  // the caller and the body's own 400s.
+  return { target, action, id: parseId(rawId, target.idType) };
 }
 
 /** The 404 of a path no resource has; it says the rule, since a near miss is the likely cause. */

@@ -60,6 +60,27 @@ export interface OpenApiDocument {
   };
 }
 
+/**
+ * Refuses a security requirement naming a scheme `securitySchemes` does not declare: the
+ * document would be invalid, and a generated client could not know what to send.
+ *
+ * @example
+ * ```ts
+ * checkSecurity({ security: [{ bearer: [] }] }); // throws: "bearer" is not declared
+ * ```
+ */
+export function checkSecurity(options: Pick<OpenApiOptions, 'security' | 'securitySchemes'>): void {
+  const declared = Object.keys(options.securitySchemes ?? {});
+  for (const requirement of options.security ?? []) {
+    for (const name of Object.keys(requirement)) {
+      if (declared.includes(name)) continue;
+      throw new TypeError(
+        `openapi.security names the scheme "${name}", which openapi.securitySchemes does not declare (declared: ${declared.join(', ') || 'none'}), e.g. securitySchemes: { ${JSON.stringify(name)}: { type: 'http', scheme: 'bearer' } }`,
+      );
+    }
+  }
+}
+
 const DESCRIPTION = `Every resource answers JSON. Single records come under the singular key (\`{"book": {...}}\`), lists under the plural key. Errors are RFC 9457 \`application/problem+json\`; a 422 maps every offending field to its messages in \`errors\`. A method a path does not serve answers 405 with \`Allow\`; an unknown path 404. Paths are spelled exactly as listed: case-sensitive, without a trailing slash.`;
 
 const pascal = (word: string) =>
@@ -97,6 +118,7 @@ export function openApiDocument(
   resources: readonly Resource<any, any>[],
   options: OpenApiOptions = {},
 ): OpenApiDocument {
+  checkSecurity(options);
   const schemas: Record<string, JsonSchema> = { ...problemSchemas };
   const taken = new Set(Object.keys(schemas));
   const operationIds = new Set<string>();

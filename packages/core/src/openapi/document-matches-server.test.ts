@@ -3,9 +3,11 @@ import { Book } from '@resourcery/testing';
 import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createApi } from '../api/create-api.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { resolveIndexQuery } from '../query/resolve-query.js';
 import { compiledResource, defineResource } from '../resource/define-resource.js';
+import { memoryStore } from '../store/memory-store.js';
 import { openApiDocument } from './build-document.js';
 
 // The document says what the server does: what it accepts, what it answers, what it hides.
@@ -149,6 +151,21 @@ describe('the document', () => {
     expect(secured.security).toEqual([{ bearer: [] }]);
     expect(secured.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer' } });
     expect(secured.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  });
+
+  it('refuses, at start-up, a security requirement naming a scheme it does not declare', () => {
+    const undeclared =
+      /openapi\.security names the scheme "bearer", which openapi\.securitySchemes does not declare \(declared: none\)/;
+    expect(() => openApiDocument([owned], { security: [{ bearer: [] }] })).toThrow(undeclared);
+    expect(() =>
+      createApi({ resources: [owned], store: memoryStore(), openapi: { security: [{ bearer: [] }] } }),
+    ).toThrow(undeclared);
+    const misspelt = { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ Bearer: [] }] };
+    expect(() => createApi({ resources: [owned], store: memoryStore(), openapi: misspelt })).toThrow(
+      /the scheme "Bearer", which openapi\.securitySchemes does not declare \(declared: bearer\)/,
+    );
+    // Turned off, the document is not built: nothing to check.
+    createApi({ resources: [owned], store: memoryStore(), openapi: false, docs: false });
   });
 
   it('has no component that nothing refers to, whatever actions are enabled', () => {

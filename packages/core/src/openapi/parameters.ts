@@ -28,7 +28,7 @@ export function idParameter(compiled: CompiledResource): JsonSchema {
 
 /**
  * The `include` parameter of show and index, for a resource with relations: a comma-separated
- * list of relation names, each at most once.
+ * list of relation names, each at most once; repeated, its lists make one.
  *
  * @example
  * ```ts
@@ -47,7 +47,12 @@ export function includeParameter(compiled: CompiledResource, relations: readonly
   return {
     name: 'include',
     in: 'query',
-    description: `Relations to add to each ${compiled.resource.name}, comma-separated, each at most once: \`${example}\`. Relations: ${each.join(', ')}. An unknown relation is 400.`,
+    description: `Relations to add to each ${compiled.resource.name}, comma-separated, each at most once: \`${example}\`. The parameter may also be repeated (\`${names
+      .slice(0, 2)
+      .map((name) => `include=${name}`)
+      .join(
+        '&',
+      )}\`, as clients that explode arrays send it): the names are one list. Relations: ${each.join(', ')}. An unknown relation, or one named twice, is 400.`,
     style: 'form',
     explode: false,
     schema: {

@@ -122,7 +122,7 @@ export function filterParameters(compiled: CompiledResource, relations: readonly
 
 /**
  * The `fields` parameter of show and index: the attributes to answer, with `id`, comma-separated,
- * each at most once. Without it every record is whole.
+ * each at most once (repeated, its lists make one). Without it every record is whole.
  *
  * @example
  * ```ts
@@ -137,7 +137,7 @@ export function fieldsParameter(compiled: CompiledResource): JsonSchema | undefi
   return {
     name: 'fields',
     in: 'query',
-    description: `The fields to answer, comma-separated, each at most once: \`${example}\`. Each ${compiled.resource.name} then holds \`id\` and those fields only (the second schema of the response's \`anyOf\`); relations asked for with \`include\` are still added whole. Without \`fields\`, every record is whole (the first schema). An unknown field is 400.`,
+    description: `The fields to answer, comma-separated, each at most once: \`${example}\`; the parameter may also be repeated (\`fields=a&fields=b\`, as clients that explode arrays send it), its names then one list. Each ${compiled.resource.name} then holds \`id\` and those fields only (the second schema of the response's \`anyOf\`); relations asked for with \`include\` are still added whole. Without \`fields\`, every record is whole (the first schema). An unknown field is 400.`,
     style: 'form',
     explode: false,
     schema: {

@@ -2,7 +2,7 @@ import { echo } from '../errors/echo.js';
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { Resource } from '../resource/options.js';
-import { type OpenApiOptions, openApiDocument } from './build-document.js';
+import { checkSecurity, type OpenApiOptions, openApiDocument } from './build-document.js';
 import { docsAsset, docsPage, type StaticFile, staticFile } from './docs-page.js';
 
 /**
@@ -66,6 +66,7 @@ export function describeApi(
   if (openapi === false && options.docs === true) {
     throw new TypeError('createApi: the docs page shows the OpenAPI document; `docs: true` needs `openapi` not false');
   }
+  if (openapi !== false) checkSecurity(openapi);
   const docs = openapi !== false && options.docs !== false;
   for (const resource of resources) {
     const hidden = (openapi !== false && resource.path === 'openapi.json') || (docs && resource.path === 'docs');

@@ -21,12 +21,14 @@ export interface RawIndexQuery {
   readonly perPage?: number;
   /** `count=false` skips the total (no `X-Total-Count`, no `last` link); `count=true` asks for it. */
   readonly count?: boolean;
-  /** `include=author,reviews`: the relations to add to each record. */
+  /** `include=author,reviews` (or `include=author&include=reviews`): the relations to add to each record. */
   readonly include?: string[];
-  /** `fields=title,year`: the attributes to answer (with `id`). */
+  /** `fields=title,year` (or `fields=title&fields=year`): the attributes to answer (with `id`). */
   readonly fields?: string[];
   /** `after=CURSOR`: the page after the one that ended with this (opaque) cursor. */
   readonly after?: string;
+  /** `archived=true`: archived records too, on a resource that archives instead of destroying. */
+  readonly archived?: boolean;
 }
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](?:\[([^[\]]*)\])?$/;
@@ -59,9 +61,11 @@ function positiveInteger(name: string, value: string): number {
 /**
  * Parses the index parameters out of a raw query string (`filter[a]=x&filter[b][]=y&sort=a,-b
  * &page=2&per_page=10`), whatever the web framework's own query parser would do. Keys and values
- * are percent-decoded (`+` is a space). Other parameters are ignored. Throws a 400
- * {@link BadRequestError} for malformed syntax: `filter=x`, `filter[a][b]=x`, `sort=-`,
- * `sort=a,,b`, a repeated `sort`/`page`/`per_page`/`filter[a]`, a non-positive `page`.
+ * are percent-decoded (`+` is a space). Other parameters are ignored. A repeated `include` or
+ * `fields` adds to its list (`include=a&include=b` is `include=a,b`, as clients that explode
+ * arrays send it). Throws a 400 {@link BadRequestError} for malformed syntax: `filter=x`,
+ * `filter[a][b]=x`, `sort=-`, `sort=a,,b`, a repeated `sort`/`page`/`per_page`/`count`/`after`/
+ * `filter[a]`, a name given twice in `include` or `fields`, a non-positive `page`.
  *
  * @example
  * ```ts
@@ -91,13 +95,12 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
   let include: string[] | undefined;
   let fields: string[] | undefined;
   let after: string | undefined;
+  let archived: boolean | undefined;
   for (const [key, value] of pairs(rawQuery)) {
     if (key === 'include') {
-      once(key);
-      include = nameList(key, value, limits);
+      include = nameList(key, value, limits, include);
     } else if (key === 'fields') {
-      once(key);
-      fields = nameList(key, value, limits, 'attribute');
+      fields = nameList(key, value, limits, fields);
     } else if (key === 'after') {
       once(key);
       after = value;
@@ -121,10 +124,11 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
     } else if (key === 'per_page') {
       once(key);
       perPage = positiveInteger(key, value);
-    } else if (key === 'count') {
+    } else if (key === 'count' || key === 'archived') {
       once(key);
-      if (value !== 'true' && value !== 'false') throw invalid(`count must be true or false (got "${echo(value)}")`);
-      count = value === 'true';
+      if (value !== 'true' && value !== 'false') throw invalid(`${key} must be true or false (got "${echo(value)}")`);
+      if (key === 'count') count = value === 'true';
+      else archived = value === 'true';
     } else if (key === 'filter' || key.startsWith('filter[')) {
       if (++values > limits.filterValues)
         throw invalid(`At most ${limits.filterValues} filter values are accepted in one request`);
@@ -155,7 +159,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
         );
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after };
+  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after, archived };
 }
 
 /** The decoded `key=value` pairs of a query string. */
@@ -167,23 +171,30 @@ function* pairs(rawQuery: string): Generator<[string, string]> {
   }
 }
 
-/** A comma-separated list of names (`include`, `fields`), each at most once. */
-function nameList(parameter: string, value: string, limits: Limits, what = 'relation'): string[] {
-  const names = value.split(',');
-  const most = parameter === 'fields' ? limits.filterValues : limits.sortKeys;
-  if (names.length > most) throw invalid(`${parameter} accepts at most ${most} names`);
-  for (const name of names) {
+/**
+ * A comma-separated list of names (`include`, `fields`) added to the names the same parameter
+ * gave before (`earlier`): one list, in order, each name at most once.
+ */
+function nameList(parameter: 'include' | 'fields', value: string, limits: Limits, earlier: string[] = []): string[] {
+  const what = parameter === 'fields' ? 'attribute' : 'relation';
+  const given = value.split(',');
+  for (const name of given) {
     if (!NAME.test(name)) {
       throw invalid(`${parameter} must be a comma-separated list of ${what} names (got "${echo(value)}")`);
     }
   }
-  if (new Set(names).size < names.length) throw invalid(`${parameter} names a ${what} more than once`);
+  const names = [...earlier, ...given];
+  const most = parameter === 'fields' ? limits.filterValues : limits.sortKeys;
+  if (names.length > most) throw invalid(`${parameter} accepts at most ${most} names`);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw invalid(`${parameter} names the ${what} "${echo(twice, 40)}" more than once`);
   return names;
 }
 
 /**
  * The `include` and `fields` parameters of a show request (its other parameters are ignored),
- * each `undefined` when absent. Malformed or repeated is a 400.
+ * each `undefined` when absent; repeated, each is one list (as in {@link parseIndexQuery}).
+ * Malformed, or a name given twice, is a 400.
  *
  * @example
  * ```ts
@@ -193,14 +204,16 @@ function nameList(parameter: string, value: string, limits: Limits, what = 'rela
 export function parseMemberQuery(
   rawQuery: string,
   limits: Limits = DEFAULT_LIMITS,
-): { include?: string[]; fields?: string[] } {
-  if (!rawQuery.includes('include') && !rawQuery.includes('fields')) return {};
+): { include?: string[]; fields?: string[]; archived?: boolean } {
+  if (!rawQuery.includes('include') && !rawQuery.includes('fields') && !rawQuery.includes('archived')) return {};
   if (rawQuery.length > limits.queryLength) return parseIndexQuery(rawQuery, limits);
-  const found: { include?: string[]; fields?: string[] } = {};
+  const found: { include?: string[]; fields?: string[]; archived?: boolean } = {};
   for (const [key, value] of pairs(rawQuery)) {
-    if (key !== 'include' && key !== 'fields') continue;
-    if (found[key]) throw invalid(`${key} is given more than once`);
-    found[key] = nameList(key, value, limits, key === 'fields' ? 'attribute' : 'relation');
+    if (key === 'archived') {
+      if (found.archived !== undefined) throw invalid('archived is given more than once');
+      if (value !== 'true' && value !== 'false') throw invalid(`archived must be true or false (got "${echo(value)}")`);
+      found.archived = value === 'true';
+    } else if (key === 'include' || key === 'fields') found[key] = nameList(key, value, limits, found[key]);
   }
   return found;
 }

@@ -20,7 +20,10 @@ export interface RelatedFilter {
   readonly foreignKey: string;
   /** The target's collection name. */
   readonly collection: string;
+  /** What the caller may filter on of the target (its fields they may read). */
   readonly rules: FilterRules;
+  /** The conditions of the target's records the caller may read: a filter never matches through others. */
+  readonly where?: readonly Condition[];
 }
 
 /** Finds the belongs-to relation of a name, and lists them for a 400. */
@@ -74,7 +77,8 @@ export function resolveFilter(filter: RawFilter, rules: FilterRules, related?: R
       );
     }
     const inner = resolveFilter({ ...filter, attribute: attribute.slice(dot + 1) }, relation.rules);
-    return { field: relation.foreignKey, values: [], related: { collection: relation.collection, where: [inner] } };
+    const where = relation.where ? [inner, ...relation.where] : [inner];
+    return { field: relation.foreignKey, values: [], related: { collection: relation.collection, where } };
   }
   checkName(parameter, attribute, rules.filterable);
   const schema = rules.attributes.get(attribute) as AttributeSchema;

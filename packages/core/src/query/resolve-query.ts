@@ -19,6 +19,8 @@ export interface IndexQuery {
   fields: string[] | undefined;
   /** Cursor pagination: the raw `after` cursor of the request (checked when the page is listed). */
   after: string | undefined;
+  /** `archived=true`: archived records are listed too (on a resource that archives). */
+  archived: boolean;
 }
 
 /** What a resource allows in an index query. */
@@ -77,6 +79,7 @@ export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules, related
     include: checkInclude(raw.include, rules.relations),
     fields: raw.fields,
     after: raw.after,
+    archived: raw.archived ?? false,
   };
 }
 

@@ -36,6 +36,8 @@ export interface CompiledResource {
   readonly relations: Relations;
   /** What the server sets on writes: a uuid id, timestamps, defaults. */
   readonly serverValues: ServerValues;
+  /** The field destroy sets instead of deleting (`archive`), if any. */
+  readonly archive: string | undefined;
 }
 
 type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknown>>;
@@ -63,7 +65,13 @@ export function compile(resource: Resource): CompiledResource {
     }
     return [...(names ?? fallback)];
   };
-  const readOnly = new Set(['id', ...serverValues.timestamps, ...pick('readOnly', fields.readOnly, [])]);
+  const archive = archiveField(resource.name, options.archive, attributes);
+  const readOnly = new Set([
+    'id',
+    ...serverValues.timestamps,
+    ...pick('readOnly', fields.readOnly, []),
+    ...(archive ? [archive] : []),
+  ]);
   const writable = all.filter((name) => !readOnly.has(name));
   const shown = ['id', ...pick('show', fields.show, all).filter((name) => name !== 'id')];
   // A field responses hide cannot be filtered or sorted on unless a list names it: else its
@@ -138,11 +146,28 @@ export function compile(resource: Resource): CompiledResource {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     limits,
     enabled: new Set(ACTION_NAMES.filter((action) => options.actions?.[action] !== false)),
-    steps: composeSteps(shown, options.steps ?? {}),
+    steps: composeSteps(options.steps ?? {}),
     hooks: hooksByAction(options.hooks as Hooks | undefined),
     relations,
     serverValues,
+    archive,
   };
+}
+
+/** The declared `archive` field, checked: a nullable date-time. */
+function archiveField(
+  name: string,
+  declared: string | undefined,
+  attributes: ReadonlyMap<string, AttributeSchema>,
+): string | undefined {
+  if (declared === undefined) return undefined;
+  const attribute = attributes.get(declared);
+  if (!attribute || attribute.type !== 'date-time' || !attribute.nullable) {
+    throw new TypeError(
+      `defineResource(${name}): archive names "${declared}", which must be a nullable date-time field`,
+    );
+  }
+  return declared;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Principal } from '../access/principal.js';
 import type { ActionName } from '../contract/actions.js';
 import type { IndexQuery } from '../query/resolve-query.js';
 import type { Id, Scalar } from '../schema/types.js';
@@ -5,6 +6,26 @@ import type { Collection, Condition } from '../store/store.js';
 import type { Resource } from './options.js';
 
 declare const SERVER_SET: unique symbol;
+declare const DONE_BRAND: unique symbol;
+
+/**
+ * What `next()` of an around hook resolves to, and what the hook must resolve to in turn: an
+ * around hook that forgets to call `next()` (or `ctx.respond()`) does not type-check.
+ *
+ * @example
+ * ```ts
+ * const timed: AroundHook = async (ctx, next) => {
+ *   const started = Date.now();
+ *   const done = await next();
+ *   ctx.headers['Server-Timing'] = `action;dur=${Date.now() - started}`;
+ *   return done;
+ * };
+ * ```
+ */
+export type Done = { readonly [DONE_BRAND]: true };
+
+/** The one {@link Done} value. */
+export const DONE = Object.freeze({}) as Done;
 
 /**
  * Marks a model field the server sets (an `id` declared as a uuid, `createdAt`, `updatedAt`):
@@ -75,9 +96,12 @@ interface BaseContext<M, S> {
   readonly responded: boolean;
   /**
    * Answers now with this body and status: the remaining before hooks, the action's steps and
-   * the after hooks are skipped, and the store is not touched.
+   * the after hooks are skipped, and the store is not touched. An around hook may return what
+   * it answers instead of calling `next()`.
    */
-  respond(body: unknown, status?: number): void;
+  respond(body: unknown, status?: number): Done;
+  /** Who the request comes from, as the API's `authenticate` answered; `undefined` when anonymous. */
+  readonly principal: Principal | undefined;
   /**
    * Runs `work` inside a transaction of this resource's store, with `ctx.collection` and
    * {@link BaseContext.collectionOf} bound to it meanwhile (and restored after): an audit row

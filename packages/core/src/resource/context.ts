@@ -1,3 +1,5 @@
+import type { Principal } from '../access/principal.js';
+import type { FieldView } from '../access/resource-access.js';
 import type { ActionName } from '../contract/actions.js';
 import { type Keys, keysOfProcess } from '../http/keys.js';
 import { requestIdOf } from '../http/request-id.js';
@@ -6,9 +8,10 @@ import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
 import type { Id } from '../schema/types.js';
 import type { Collection, Condition, StoreTransaction } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
-import type { ContextRequest, RecordOf } from './context-types.js';
+import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
+import { fullView, relatedLookup } from './related.js';
 import { withServerValues } from './server-values.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
@@ -28,7 +31,19 @@ export class Context {
   readonly headers: Record<string, string> = {};
   responded = false;
   readonly resource: Resource;
+  /** Who the request comes from, as the API's `authenticate` answered; `undefined` when anonymous. */
+  principal: Principal | undefined = undefined;
+  /** The conditions of the records this caller may read (their read rule and tenancy), as admitted. */
+  reads: readonly Condition[] = [];
+  /** The conditions of the records this caller may take this write on (create, update, destroy rules). */
+  rule: readonly Condition[] = [];
+  /**
+   * The conditions of the records this caller may read through each belongs-to relation a query
+   * filters on (`filter[author.name]`), found before the query is resolved (see `related.ts`).
+   */
+  relatedReads: ReadonlyMap<string, readonly Condition[]> | undefined = undefined;
   #query: IndexQuery | undefined;
+  #view: FieldView | undefined;
   #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
   #transaction: StoreTransaction | undefined;
@@ -67,12 +82,18 @@ export class Context {
     return this.mounted?.api.keys ?? keysOfProcess();
   }
 
-  /** The index query, parsed and checked when first read. */
+  /** What this caller may read and write of the resource's fields. */
+  get view(): FieldView {
+    this.#view ??= this.mounted?.self.access.view(this.principal) ?? fullView(this.compiled);
+    return this.#view;
+  }
+
+  /** The index query, parsed and checked (against what this caller may read) when first read. */
   get query(): IndexQuery {
     this.#query ??= resolveIndexQuery(
       parseIndexQuery(this.request.rawQuery, this.compiled.limits),
-      this.compiled.query,
-      this.mounted?.self.relatedFilters,
+      this.view.query,
+      relatedLookup(this),
     );
     return this.#query;
   }
@@ -81,10 +102,11 @@ export class Context {
     this.#query = query;
   }
 
-  respond(body: unknown, status = 200): void {
+  respond(body: unknown, status = 200): Done {
     this.result = body;
     this.status = status;
     this.responded = true;
+    return DONE;
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -112,6 +134,30 @@ export class Context {
       }
     };
     return parent ? parent.transaction(run) : self.store.transaction(run);
+  }
+
+  /**
+   * A context of a related resource of the same API, for that resource's own steps (scope,
+   * render) to run in when a request reads through a relation: the same request, principal and
+   * state, the action `index`, and the open transaction if any.
+   */
+  relatedTo(target: MountedResource): Context {
+    const api = this.mounted?.api as MountedResources;
+    const related = new Context(
+      target.compiled,
+      'index',
+      this.request,
+      0,
+      this.#bound(target, this.#transaction),
+      this.state,
+      {
+        self: target,
+        api,
+      },
+    );
+    related.principal = this.principal;
+    related.wrapCollection = this.wrapCollection;
+    return related;
   }
 
   collectionOf(resource: Resource): Collection {

@@ -4,6 +4,8 @@ import type { Condition, ListQuery, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import type { LinkedRelation } from './link.js';
+import { readableOf } from './related.js';
+import { renderRecord } from './render.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -11,17 +13,6 @@ function distinct(values: Iterable<unknown>): Scalar[] {
   const seen = new Set<Scalar>();
   for (const value of values) if (value !== null && value !== undefined) seen.add(value as Scalar);
   return [...seen];
-}
-
-/** The conditions of the target's own `scope` step, so that an include never shows what the target's index would hide. */
-async function targetScope(relation: LinkedRelation, ctx: Context): Promise<Condition[]> {
-  const { steps } = relation.target.compiled;
-  if (!steps.scoped) return [];
-  const filter = await steps.scope(ctx);
-  return Object.entries(filter ?? {}).map(([field, value]) => ({
-    field,
-    values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
-  }));
 }
 
 /**
@@ -38,7 +29,11 @@ async function load(
   const keys = distinct(records.map((record) => (belongs ? record[relation.foreignKey] : record.id)));
   if (keys.length === 0) return [];
   const query: ListQuery = {
-    where: [{ field: belongs ? 'id' : relation.foreignKey, values: keys }, ...(await targetScope(relation, ctx))],
+    // What the caller's own index of the target would list: its access, archive and scope.
+    where: [
+      { field: belongs ? 'id' : relation.foreignKey, values: keys },
+      ...(await readableOf(ctx, relation.target, 'include')),
+    ],
     order: [{ field: 'id', direction: 'asc' }],
     limit: Math.min(keys.length * relation.limit, most + 1),
     offset: 0,
@@ -89,7 +84,9 @@ export async function addIncluded(
     );
   }
   for (const { name, relation, found } of loaded) {
-    const render = (record: StoredRecord) => relation.target.compiled.steps.render(record as Rec, ctx);
+    // Rendered by the target's own render step, for what the caller may read of it.
+    const related = ctx.relatedTo(relation.target);
+    const render = (record: StoredRecord) => renderRecord(related, record as Rec);
     if (relation.kind === 'belongsTo') {
       const byId = new Map<StoredValue, Record<string, unknown>>(found.map((record) => [record.id, render(record)]));
       records.forEach((record, i) => {

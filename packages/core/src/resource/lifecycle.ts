@@ -1,18 +1,13 @@
-import { HttpError, NotFoundError } from '../errors/http-error.js';
-import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
 import type { NeutralRequest } from '../http/neutral.js';
-import { readJsonBody } from '../http/read-body.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
-import { ConstraintViolation } from '../store/store-errors.js';
+import { ACTION_STEPS } from './actions.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
-import type { ActionContext, Filter, RecordOf } from './context-types.js';
-import type { InputRules } from './input/validate-input.js';
-import { validateInput } from './input/validate-input.js';
-import { DERIVED, indexAnswer, memberView, single, tagAnswer } from './render.js';
-
-type Rec = RecordOf<Record<string, unknown>>;
+import { type ActionContext, DONE, type Filter } from './context-types.js';
+import { admit } from './guard.js';
+import { prepareRelatedReads, unarchived } from './related.js';
+import { memberView, tagAnswer } from './render.js';
 
 /**
  * Runs one action through its whole lifecycle on a prepared context: around hooks, before
@@ -22,11 +17,17 @@ type Rec = RecordOf<Record<string, unknown>>;
 export function runAction(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
   // The common case (no around or error hooks) adds no async layer of its own.
   const around = hooks.around[ctx.action];
-  const run = around.length === 0 ? runHooksAndSteps(ctx, hooks, request) : aroundHooks(ctx, hooks, request, 0);
+  let run: Promise<void>;
+  try {
+    admit(ctx); // 401 and 403 before anything else, hooks included
+    run = around.length === 0 ? runHooksAndSteps(ctx, hooks, request) : aroundHooks(ctx, hooks, request, 0);
+  } catch (error) {
+    run = Promise.reject(error);
+  }
   return hooks.error.length === 0 ? run : run.catch((error: unknown) => errorHooks(ctx, hooks, error));
 }
 
-async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralRequest, index: number) {
+async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralRequest, index: number): Promise<void> {
   const hook = hooks.around[ctx.action][index];
   if (!hook) return runHooksAndSteps(ctx, hooks, request);
   let called = false;
@@ -34,7 +35,11 @@ async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralR
     if (called) throw new Error(`An around hook of ${ctx.resource.name}.${ctx.action} called next() twice`);
     called = true;
     await aroundHooks(ctx, hooks, request, index + 1);
+    return DONE;
   });
+  if (!called && !ctx.responded) {
+    throw new Error(`An around hook of ${ctx.resource.name}.${ctx.action} neither called next() nor ctx.respond()`);
+  }
 }
 
 /** Each error hook in turn; one may replace the error (by throwing) or answer (`respond`). */
@@ -57,12 +62,27 @@ async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: Neu
     await hook(view);
     if (ctx.responded) return;
   }
-  const { steps } = ctx.compiled;
-  if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));
+  await scope(ctx);
   await ACTION_STEPS[ctx.action](ctx, request);
   if (ctx.responded) return;
   for (const hook of hooks.after[ctx.action]) await hook(view);
   if (ctx.action === 'show' && ctx.headers.ETag === undefined && ctx.status === 200) tagAnswer(ctx, request);
+}
+
+/**
+ * The conditions every store call of the request adds (`ctx.where`): the records the caller may
+ * read (access), not archived (unless a show or index asks for `archived=true`), and the scope
+ * step's. An index first finds what it may read through the relations its filters name.
+ */
+async function scope(ctx: Context): Promise<void> {
+  if (ctx.reads.length > 0) ctx.where.push(...ctx.reads);
+  if (ctx.action === 'index') await prepareRelatedReads(ctx);
+  const { archive, steps } = ctx.compiled;
+  if (archive) {
+    const asked = ctx.action === 'index' ? ctx.query.archived : ctx.action === 'show' && memberView(ctx).archived;
+    if (!asked) ctx.where.push(...unarchived(ctx.compiled));
+  }
+  if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));
 }
 
 function toConditions(filter: Filter<Record<string, unknown>> | undefined): Condition[] {
@@ -72,163 +92,3 @@ function toConditions(filter: Filter<Record<string, unknown>> | undefined): Cond
     values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
   }));
 }
-
-/** Only the fields an update changes, so that `updatedAt` moves only when something does. */
-function changedFields(input: Record<string, unknown>, read: Rec): Record<string, unknown> {
-  const changed: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(input)) {
-    const before = read[field] ?? null;
-    const same =
-      typeof value === 'object' && value !== null ? JSON.stringify(value) === JSON.stringify(before) : value === before;
-    if (!same) changed[field] = value;
-  }
-  return changed;
-}
-
-/** A destroy refused because other records still refer to the record: 409 naming the relation. */
-function stillReferred(ctx: Context, error: ConstraintViolation): HttpError {
-  const by = error.referencedBy;
-  let relation = by ? `${by.collection} (${by.field})` : 'other records';
-  for (const linked of ctx.mounted?.self.relations.values() ?? []) {
-    if (linked.kind === 'hasMany' && linked.target.schema.name === by?.collection && linked.foreignKey === by.field) {
-      relation = linked.name;
-    }
-  }
-  return new HttpError(409, 'conflict', {
-    detail: `${ctx.resource.name} ${ctx.id} is still referred to by its ${relation}: destroy or reassign them first`,
-    cause: error,
-  });
-}
-
-function gone(ctx: Context): NotFoundError {
-  return new NotFoundError(`${ctx.resource.name} ${ctx.id} does not exist`);
-}
-
-async function findOr404(ctx: Context): Promise<Rec> {
-  const record = await ctx.compiled.steps.find(ctx);
-  if (!record) throw gone(ctx);
-  ctx.record = record;
-  return record;
-}
-
-/** Reads, validates and prepares the body of a create or update. */
-async function readInput(ctx: Context, request: NeutralRequest, rules: InputRules): Promise<void> {
-  const { compiled } = ctx;
-  const body = await readJsonBody(request, compiled.bodyLimit, compiled.limits.jsonDepth);
-  ctx.input = await validateInput(body, rules);
-  if (compiled.steps.prepared) ctx.input = await compiled.steps.prepare(ctx);
-}
-
-/**
- * With `If-Match`, checks the tag against the record just read (412 when stale) and narrows the
- * conditions to the record's current state, so the write itself fails if another writer changes
- * the record in between. Answers the conditions as they were, to tell "gone" from "changed".
- * Without `If-Match`, writes are not conditional: concurrent updates of different fields all stay.
- */
-function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Condition[] {
-  const where = ctx.where;
-  const header = request.headers['if-match'];
-  if (header !== undefined) {
-    checkIfMatch(header, etagOf(ctx.keys.etag, read));
-    ctx.where = [...where, ...unchangedSince(read)];
-  }
-  return where;
-}
-
-/**
- * Whether an update can write without reading the record first: no step of the resource's own
- * may look at it, no `If-Match` is checked against it, and no `updatedAt` compares with it.
- */
-function writesBlind(ctx: Context, request: NeutralRequest): boolean {
-  return (
-    ctx.compiled.steps.writesBlind &&
-    request.headers['if-match'] === undefined &&
-    ctx.compiled.serverValues.updatedAt === undefined
-  );
-}
-
-/** Why a write found no record: 412 if it still exists (it changed meanwhile), else 404. */
-async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
-  const guarded = ctx.where !== where;
-  ctx.where = where;
-  if (guarded && (await ctx.compiled.steps.find(ctx))) return preconditionFailed();
-  return gone(ctx);
-}
-
-/** The work of each action between the before and after hooks. */
-const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralRequest) => Promise<void>> = {
-  async index(ctx, request) {
-    // A malformed query is a 400 before any precondition.
-    void ctx.query;
-    checkIfMatch(request.headers['if-match'], undefined);
-    await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
-  },
-  async show(ctx, request) {
-    const view = memberView(ctx);
-    const record = await findOr404(ctx);
-    if (view.include.length > 0 || view.fields !== undefined) {
-      // Another representation, with its related records or fewer fields: its weak tag covers
-      // the answer as sent, so it is computed once the after hooks are done (`tagAnswer`), and
-      // If-Match (a strong comparison) matches only `*` (RFC 9110 §13.1.1).
-      checkIfMatch(request.headers['if-match'], DERIVED);
-      ctx.result = await single(ctx, record, view);
-      return;
-    }
-    const etag = etagOf(ctx.keys.etag, record);
-    // RFC 9110 §13.2.2: If-Match first (412), then If-None-Match (304).
-    checkIfMatch(request.headers['if-match'], etag);
-    ctx.headers.ETag = etag;
-    if (notModified(request.headers['if-none-match'], etag)) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.result = await single(ctx, record);
-  },
-  async create(ctx, request) {
-    checkIfMatch(request.headers['if-match'], undefined);
-    await readInput(ctx, request, ctx.compiled.create);
-    const record = await ctx.compiled.steps.create(ctx);
-    ctx.record = record;
-    ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
-    ctx.headers.ETag = etagOf(ctx.keys.etag, record);
-    ctx.result = await single(ctx, record);
-  },
-  async update(ctx, request) {
-    let record: Rec | undefined;
-    let where = ctx.where;
-    if (writesBlind(ctx, request)) {
-      // The happy path in one statement: the write itself tells whether the record exists, and
-      // a bad body looks the record up only to answer 404 first when it is missing.
-      await readInput(ctx, request, ctx.compiled.update).catch(async (error: unknown) => {
-        await findOr404(ctx);
-        throw error;
-      });
-      record = await ctx.compiled.steps.update(ctx);
-    } else {
-      const read = await findOr404(ctx);
-      where = guardIfMatch(ctx, read, request);
-      await readInput(ctx, request, ctx.compiled.update);
-      if (ctx.compiled.serverValues.updatedAt) ctx.input = changedFields(ctx.input as Record<string, unknown>, read);
-      const empty = Object.keys(ctx.input as object).length === 0;
-      record = empty ? read : await ctx.compiled.steps.update(ctx);
-    }
-    if (!record) throw await lostRace(ctx, where);
-    ctx.record = record;
-    ctx.headers.ETag = etagOf(ctx.keys.etag, record);
-    ctx.result = await single(ctx, record);
-  },
-  async destroy(ctx, request) {
-    const read = await findOr404(ctx);
-    const where = guardIfMatch(ctx, read, request);
-    let destroyed: boolean;
-    try {
-      destroyed = await ctx.compiled.steps.destroy(ctx);
-    } catch (error) {
-      if (error instanceof ConstraintViolation && error.kind === 'referenced') throw stillReferred(ctx, error);
-      throw error;
-    }
-    if (!destroyed) throw await lostRace(ctx, where);
-    ctx.status = 204;
-    ctx.result = undefined;
-  },
-};

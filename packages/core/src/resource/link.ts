@@ -1,8 +1,12 @@
+import type { AccessRules, Tenancy } from '../access/declare.js';
+import { defaultRoles } from '../access/principal.js';
+import { type ApiAccess, ResourceAccess } from '../access/resource-access.js';
+import type { WhereTarget } from '../access/where.js';
 import type { Keys } from '../http/keys.js';
-import type { RelatedLookup } from '../query/resolve-filter.js';
 import type { CollectionSchema, ForeignKey, OnDelete } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
+import type { InputRules } from './input/validate-input.js';
 import type { Resource } from './options.js';
 import { isModelTarget, type Relation } from './relations.js';
 import { withServerValues } from './server-values.js';
@@ -16,8 +20,10 @@ export interface MountedResource {
   readonly collection: Collection;
   /** The relations, with their targets found. */
   readonly relations: ReadonlyMap<string, LinkedRelation>;
-  /** The belongs-to relations `filter[relation.attr]` goes through. */
-  readonly relatedFilters: RelatedLookup;
+  /** Who may read and change what, decided for each caller (the resource's access and the API's tenancy). */
+  readonly access: ResourceAccess;
+  /** What the bodies of create and update may hold (the compiled rules, with the access's server-set fields read-only). */
+  readonly inputs: { readonly create: InputRules; readonly update: InputRules };
 }
 
 /** A relation whose target resource is known. */
@@ -55,29 +61,18 @@ function fail(resource: CompiledResource, name: string, message: string): never 
 export function mountResources(
   resources: readonly CompiledResource[],
   storeOf: (compiled: CompiledResource) => Store,
+  access: ApiAccess = OPEN,
 ): MountedResources & { readonly all: readonly MountedResource[] } {
   const drafts = new Map<Resource, Draft>();
   for (const compiled of resources) {
-    const store = storeOf(compiled);
-    const relations = new Map<string, LinkedRelation>();
-    const belongsTo = () => [...relations.values()].filter((relation) => relation.kind === 'belongsTo');
-    const relatedFilters = Object.defineProperty(
-      (name: string) => {
-        const relation = relations.get(name);
-        if (relation?.kind !== 'belongsTo') return undefined;
-        const { compiled: target } = relation.target;
-        return { foreignKey: relation.foreignKey, collection: target.schema.name, rules: target.query };
-      },
-      'names',
-      { get: () => belongsTo().map((relation) => relation.name) },
-    ) as RelatedLookup;
     drafts.set(compiled.resource, {
       compiled,
       schema: compiled.schema,
-      store,
+      store: storeOf(compiled),
       collection: undefined as never,
-      relations,
-      relatedFilters,
+      relations: new Map<string, LinkedRelation>(),
+      access: undefined as never,
+      inputs: { create: compiled.create, update: compiled.update },
     });
   }
   const find = (from: CompiledResource, name: string, relation: Relation): Draft => {
@@ -132,17 +127,73 @@ export function mountResources(
       });
     }
   }
+  const targets = new Map<Draft, WhereTarget>();
+  const whereTarget = (draft: Draft): WhereTarget => {
+    let target = targets.get(draft);
+    if (!target) {
+      target = {
+        name: draft.compiled.resource.name,
+        attributes: draft.compiled.attributes,
+        belongsTo: (name) => {
+          const relation = draft.relations.get(name);
+          if (relation?.kind !== 'belongsTo') return undefined;
+          const related = relation.target as Draft;
+          return { foreignKey: relation.foreignKey, collection: related.schema.name, target: whereTarget(related) };
+        },
+      };
+      targets.set(draft, target);
+    }
+    return target;
+  };
   for (const draft of drafts.values()) {
+    const { compiled } = draft;
     const references = [...(keys.get(draft)?.values() ?? [])].map(({ field, collection, onDelete }) => ({
       field,
       collection,
       onDelete,
     }));
-    if (references.length > 0) draft.schema = { ...draft.schema, references };
-    draft.collection = withServerValues(draft.store.collection(draft.schema), draft.compiled.serverValues);
+    draft.access = new ResourceAccess(
+      whereTarget(draft),
+      compiled.resource.options.access as AccessRules | undefined,
+      access,
+      compiled.query,
+      compiled.shown,
+    );
+    draft.schema = scopedSchema({ ...draft.schema, ...(references.length > 0 ? { references } : {}) }, access.tenancy);
+    draft.inputs = withServerSet(compiled, draft.access.serverSet);
+    draft.collection = withServerValues(draft.store.collection(draft.schema), compiled.serverValues);
   }
   const all = [...drafts.values()];
   return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
+}
+
+/** An API that neither authenticates nor has tenants: every resource's own rules alone. */
+const OPEN: ApiAccess = { rolesOf: defaultRoles, authenticates: false };
+
+/**
+ * The schema a store keeps for a resource under the API's tenancy: its unique sets are unique
+ * within a tenant (the tenant's field first, so the index serves the tenant's lookups too), and
+ * the tenant's field is indexed.
+ */
+export function scopedSchema(schema: CollectionSchema, tenancy: Tenancy | undefined): CollectionSchema {
+  const field = tenancy?.field;
+  if (field === undefined || !schema.attributes.some((attribute) => attribute.name === field)) return schema;
+  return {
+    ...schema,
+    indexed: schema.indexed.includes(field) ? schema.indexed : [field, ...schema.indexed],
+    ...(schema.unique ? { unique: schema.unique.map((set) => (set.includes(field) ? set : [field, ...set])) } : {}),
+  };
+}
+
+/** The input rules of create and update with the fields the server sets from the principal read-only. */
+function withServerSet(compiled: CompiledResource, serverSet: readonly string[]): MountedResource['inputs'] {
+  if (serverSet.length === 0) return { create: compiled.create, update: compiled.update };
+  const readOnly = (rules: InputRules): InputRules => ({
+    ...rules,
+    readOnly: new Set([...rules.readOnly, ...serverSet]),
+    writable: new Set([...rules.writable].filter((name) => !serverSet.includes(name))),
+  });
+  return { create: readOnly(compiled.create), update: readOnly(compiled.update) };
 }
 
 /** The resources in an order where every referenced one comes before those referring to it (cycles kept as declared). */

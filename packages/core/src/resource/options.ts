@@ -1,3 +1,4 @@
+import type { AccessRules } from '../access/declare.js';
 import type { ActionName } from '../contract/actions.js';
 import type { Limits } from '../contract/limits.js';
 import type { Operator } from '../contract/operators.js';
@@ -9,6 +10,7 @@ import type {
   ContextOf,
   CreateContext,
   DestroyContext,
+  Done,
   FieldOf,
   Filter,
   IndexContext,
@@ -23,10 +25,13 @@ import type { Relation } from './relations.js';
 export type Relations = Readonly<Record<string, Relation<any>>>;
 
 /** A before or after hook. Throw an `HttpError` to answer with a problem. */
-export type Hook<C = ActionContext> = (ctx: C) => void | Promise<void>;
+export type Hook<C = ActionContext> = (ctx: C) => void | Done | Promise<void | Done>;
 
-/** A hook around the whole action; must await `next()` to let the action run. */
-export type AroundHook<C = ActionContext> = (ctx: C, next: () => Promise<void>) => Promise<void>;
+/**
+ * A hook around the whole action: it lets the action run by calling `next()`, and resolves to
+ * what `next()` resolved to (or to `ctx.respond(...)`), so that forgetting `next()` is a type error.
+ */
+export type AroundHook<C = ActionContext> = (ctx: C, next: () => Promise<Done>) => Promise<Done>;
 
 /**
  * Receives what an action threw, before it becomes a problem+json answer. Throw another error
@@ -186,6 +191,18 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
   limits?: Partial<Limits>;
   /** Actions to disable: `{ update: false }` answers 405 (with `Allow`) to `PATCH`. */
   actions?: { [A in ActionName]?: false };
+  /**
+   * Who may read and change what: per action, per record (row rules compiled into every store
+   * query) and per field, with values preset from the principal (see docs/access.md). Enforced
+   * on every path that reads, counts, references or changes the records.
+   */
+  access?: AccessRules<M>;
+  /**
+   * Archive instead of destroy: the name of a nullable date-time field that `DELETE` sets to the
+   * current time (204) instead of removing the record. Archived records then answer 404 and are
+   * left out of the index, unless a show or an index asks with `archived=true`.
+   */
+  archive?: keyof M & string;
   /** Hooks of this resource; the API's own hooks run around them. */
   hooks?: Hooks<M, S>;
   steps?: Partial<Steps<M, S>>;
@@ -195,7 +212,8 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
 
 /**
  * A defined resource: its normalized declaration. Created by `defineResource`, which keeps the
- * literal `name` (and `plural`, when declared) in the type so that clients can check them.
+ * literal `name` (and `plural`, when declared), the relations and the names of the attributes
+ * with a default in the type, so that clients can check them.
  */
 export interface Resource<
   M = Record<string, unknown>,
@@ -203,6 +221,7 @@ export interface Resource<
   N extends string = string,
   P extends string = string,
   R extends Relations = Relations,
+  D extends string = never,
 > {
   readonly name: N;
   readonly plural: P;
@@ -211,4 +230,6 @@ export interface Resource<
   readonly options: Readonly<ResourceOptions<M, S, R>>;
   /** The declared relations (empty when none), typed for clients. */
   readonly relations: R;
+  /** The declared defaults (empty when none): typed clients let a create leave these attributes out. */
+  readonly defaults: Readonly<Record<D, Scalar>>;
 }

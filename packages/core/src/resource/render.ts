@@ -17,15 +17,17 @@ type Rec = RecordOf<Record<string, unknown>>;
 export interface View {
   readonly include: readonly string[];
   readonly fields: readonly string[] | undefined;
+  /** `archived=true`: an archived record is shown too. */
+  readonly archived?: boolean;
 }
 
 /** The view a show asks for (`include=`, `fields=`; its other query parameters are not read). */
 export function memberView(ctx: Context): View {
   const { rawQuery } = ctx.request;
   if (rawQuery === '') return { include: [], fields: undefined };
-  const { include, fields } = parseMemberQuery(rawQuery, ctx.compiled.limits);
-  for (const field of fields ?? []) checkName('fields', field, ctx.compiled.query.fields);
-  return { include: checkInclude(include, ctx.compiled.query.relations), fields };
+  const { include, fields, archived } = parseMemberQuery(rawQuery, ctx.compiled.limits);
+  for (const field of fields ?? []) checkName('fields', field, ctx.view.query.fields);
+  return { include: checkInclude(include, ctx.compiled.query.relations), fields, archived };
 }
 
 /** `id` and the asked fields of a rendered record (the included relations are added after). */
@@ -35,18 +37,30 @@ function sparse(rendered: Record<string, unknown>, fields: readonly string[]): R
   return kept;
 }
 
+/**
+ * A record as this caller sees it: the resource's render step, without the fields hidden from
+ * the caller, whatever the step added.
+ */
+export function renderRecord(ctx: Context, record: Rec): Record<string, unknown> {
+  const rendered = ctx.compiled.steps.render(record, ctx);
+  const { hidden } = ctx.view;
+  if (hidden.size > 0) for (const field of hidden) delete rendered[field];
+  return rendered;
+}
+
 /** Records as the client sees them: rendered, narrowed to the asked fields, with the included relations. */
 export async function renderAll(ctx: Context, records: readonly Rec[], view: View): Promise<Record<string, unknown>[]> {
-  const { render } = ctx.compiled.steps;
   const { fields, include } = view;
-  const rendered = records.map((record) => (fields ? sparse(render(record, ctx), fields) : render(record, ctx)));
+  const rendered = records.map((record) =>
+    fields ? sparse(renderRecord(ctx, record), fields) : renderRecord(ctx, record),
+  );
   if (include.length > 0) await addIncluded(ctx, include, records, rendered);
   return rendered;
 }
 
 /** The body of a one-record answer: `{ "<name>": rendered }`. */
 export async function single(ctx: Context, record: Rec, view?: View): Promise<Record<string, unknown>> {
-  const rendered = view ? (await renderAll(ctx, [record], view))[0] : ctx.compiled.steps.render(record, ctx);
+  const rendered = view ? (await renderAll(ctx, [record], view))[0] : renderRecord(ctx, record);
   return { [ctx.resource.name]: rendered };
 }
 

@@ -18,6 +18,8 @@ export interface RunSteps {
   readonly scoped: boolean;
   /** Whether the resource declares a `prepare` step (else the input is written as validated). */
   readonly prepared: boolean;
+  /** Whether the resource declares a `render` step (then `fields=` still reads whole records, for it to see them). */
+  readonly rendered: boolean;
   /**
    * Whether an update may skip reading the record first: none of `find`, `prepare` and `update`
    * is the resource's own (any of them may look at the record read before the write).
@@ -35,7 +37,7 @@ export interface RunSteps {
   render(record: Rec, ctx: Context): Record<string, unknown>;
 }
 
-type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'writesBlind' | 'render'>;
+type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'rendered' | 'writesBlind' | 'render'>;
 
 /** The default steps: each is one call of the resource's collection. */
 const DEFAULTS: Pick<RunSteps, StepName> = {
@@ -54,7 +56,8 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
       offset: cursor ? 0 : Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
       count: query.count,
       ...(after ? { after } : {}),
-      ...(query.fields ? { select: selected(ctx, query.fields) } : {}),
+      // A render step of the resource's own sees whole records, whatever `fields=` asks.
+      ...(query.fields && !ctx.compiled.steps.rendered ? { select: selected(ctx, query.fields) } : {}),
     }) as Promise<Listed<Record<string, unknown>>>;
   },
   prepare: (ctx) => ctx.input ?? {},
@@ -110,10 +113,11 @@ type AnyStep = (...args: any[]) => unknown;
  * The steps of a resource: each declared step receives its default as `next`; undeclared ones
  * are the defaults themselves (no wrapper on the hot path).
  */
-export function composeSteps(shown: readonly string[], declared: Partial<Steps>): RunSteps {
-  const render = (record: Rec): Record<string, unknown> => {
+export function composeSteps(declared: Partial<Steps>): RunSteps {
+  // The fields this caller may read (the resource's shown fields without those hidden from them).
+  const render = (record: Rec, ctx: Context): Record<string, unknown> => {
     const fields: Record<string, unknown> = {};
-    for (const field of shown) fields[field] = record[field] ?? null;
+    for (const field of ctx.view.shown) fields[field] = record[field] ?? null;
     return fields;
   };
   const steps = { ...DEFAULTS } as Record<StepName, AnyStep>;
@@ -128,6 +132,9 @@ export function composeSteps(shown: readonly string[], declared: Partial<Steps>)
     scoped: declared.scope !== undefined,
     prepared: declared.prepare !== undefined,
     writesBlind: !declared.find && !declared.prepare && !declared.update,
-    render: ownRender ? (record, ctx) => ownRender(record, ctx, render) as Record<string, unknown> : render,
+    rendered: ownRender !== undefined,
+    render: ownRender
+      ? (record, ctx) => ownRender(record, ctx, (own: Rec) => render(own, ctx)) as Record<string, unknown>
+      : render,
   };
 }

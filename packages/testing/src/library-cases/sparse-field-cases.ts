@@ -105,6 +105,30 @@ export const sparseFieldCases = group('sparse fields', shelf, {
     expect(reviewed).toEqual([{ id: review.id, rating: review.rating, book }]);
   },
 
+  async 'sparse fields: fields and include repeated, as clients that explode arrays send them, are one list each'(
+    api,
+    { author, books, reviews },
+  ) {
+    const book = books[0] as BookJson;
+    const whole = { id: book.id, title: book.title, year: book.year, author, reviews: sortedBy(reviews, []) };
+    const repeated = `/books/${book.id}?fields=title&include=author&fields=year&include=reviews`;
+    expect(await show(api, repeated, 'book')).toEqual(whole);
+    const base = `/books?filter[authorId]=${author.id}&sort=id`;
+    expect(await list(api, `${base}&fields=title&fields=year&include=author`)).toEqual(
+      await list(api, `${base}&fields=title,year&include=author`),
+    );
+    const link = (await api.get(`${base}&per_page=1&fields=title&fields=year`)).headers.get('link') ?? '';
+    expect(link).toMatch(/fields=title&fields=year|fields=title%2Cyear/);
+    const twice: readonly (readonly [string, string])[] = [
+      [`/books/${book.id}?include=author&include=author`, 'author'],
+      [`${base}&fields=title&fields=year,title`, 'title'],
+      [`${base}&include=reviews,author&include=reviews`, 'reviews'],
+    ];
+    for (const [path, name] of twice) {
+      expect(expectProblem(await api.get(path), 400).detail, path).toContain(`"${name}" more than once`);
+    }
+  },
+
   async 'sparse fields: an unknown field is 400 naming it (show and index)'(api, { books, reviews }) {
     const book = books[0] as BookJson;
     const review = reviews[0] as ReviewJson;

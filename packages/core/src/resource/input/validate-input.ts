@@ -84,6 +84,20 @@ function typed(attribute: AttributeSchema, value: unknown): { value: StoredValue
   }
 }
 
+/**
+ * The stored form of a JSON value for an attribute, or `undefined` when the attribute cannot
+ * hold it: to compare a value a body sends with the one stored.
+ *
+ * @example
+ * ```ts
+ * canonicalValue({ name: 'price', type: 'decimal', nullable: true, scale: 2 }, 12.5); // '12.50'
+ * ```
+ */
+export function canonicalValue(attribute: AttributeSchema, value: unknown): StoredValue | undefined {
+  const result = typed(attribute, value);
+  return 'value' in result ? result.value : undefined;
+}
+
 function add(errors: FieldErrors, field: string, message: string): void {
   if (!Object.hasOwn(errors, field)) errors[field] = [];
   (errors[field] as string[]).push(message);

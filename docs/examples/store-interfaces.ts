@@ -1,0 +1,57 @@
+// The interfaces a store implements, as @resourcery/core/store declares them (docs/stores.md),
+// without their long comments. store-interfaces.test.ts stops compiling when they differ.
+import type { CollectionSchema, Id, Scalar, StoredRecord } from '@resourcery/core/store';
+
+/** One condition; a query's conditions are ANDed. */
+export interface Condition {
+  readonly field: string;
+  /** Without `op`: `field IN (values)` (`null` among them matches no value). With `op`: its one operand. */
+  readonly values: readonly Scalar[];
+  readonly op?: 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'prefix' | 'contains' | 'null';
+  /** `field` holds the id of a record of `collection` matching `where` (a relation filter). */
+  readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+}
+
+export interface Order {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+export interface ListQuery {
+  readonly where: readonly Condition[];
+  readonly order: readonly Order[]; // complete: always ends with `id`
+  readonly limit: number;
+  readonly offset: number;
+  readonly count: boolean; // whether `total` is wanted
+  readonly perGroup?: { readonly field: string; readonly limit: number }; // the first `limit` of each `field` value
+  readonly after?: readonly Scalar[]; // keyset: the records after this position in `order`, instead of `offset`
+  readonly select?: readonly string[]; // the attributes needed (`id` always comes); all when absent
+}
+
+export interface ListResult<R = StoredRecord> {
+  readonly records: R[];
+  readonly total?: number;
+}
+
+export interface Collection<R extends { id: Id } = StoredRecord> {
+  readonly schema: CollectionSchema;
+  list(query: ListQuery): Promise<ListResult<R>>;
+  find(id: Id, where: readonly Condition[]): Promise<R | undefined>;
+  create(values: Readonly<Partial<R>>): Promise<R>;
+  update(id: Id, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;
+  destroy(id: Id, where: readonly Condition[]): Promise<boolean>;
+  transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
+}
+
+export interface StoreTransaction {
+  collection(schema: CollectionSchema): Collection;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface Store {
+  collection(schema: CollectionSchema): Collection; // once per resource, when the API is built
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>; // over every collection
+  init?(schemas: readonly CollectionSchema[]): Promise<void>; // before serving; again after a failure
+  close?(): Promise<void>;
+  secret?(name: string): Promise<string>; // a random secret, the same for every process of the store
+}

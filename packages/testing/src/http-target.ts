@@ -1,0 +1,9 @@
+// What a conformance suite drives; no test runner here, so that serveHttp needs none.
+
+/** A running server under test, as `httpConformanceSuite`'s `start` (from `@resourcery/testing/suites`) answers it. */
+export interface HttpSuiteTarget {
+  /** URL of the base the `book` resource is mounted under, e.g. `http://127.0.0.1:4000/api`. */
+  baseUrl: string;
+  /** Stops the server and releases what `start` opened (connections, stores). */
+  close(): Promise<void>;
+}
