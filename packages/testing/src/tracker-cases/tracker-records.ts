@@ -165,8 +165,8 @@ export function missingId(name: ResourceName): number | string {
 export function normalized(reply: Reply, values: readonly (string | number)[]): string {
   let text = reply.text;
   for (const value of values.map(String)) {
-    const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const word = value.length > 12 ? `${escape(value.slice(0, 12))}[\\w-]*…?` : escape(value);
+    const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const word = value.length > 12 ? `${literal(value.slice(0, 12))}[\\w-]*…?` : literal(value);
     text = text.replace(new RegExp(`(?<![\\w-])${word}(?![\\w-])`, 'g'), '<value>');
   }
   return text;
