@@ -6,8 +6,11 @@ import { performance } from 'node:perf_hooks';
 import { CompiledQuery, Kysely } from 'kysely';
 import pg from 'pg';
 
-/** The database every SQL benchmark uses on the server of `pgUrl`; created when missing, kept. */
-export const BENCH_DATABASE = 'resourcery_bench';
+/**
+ * The database every SQL benchmark uses on the server of `pgUrl`; created when missing, kept.
+ * `RESOURCERY_BENCH_DATABASE` names another (one of yours, on a server others use).
+ */
+export const BENCH_DATABASE = process.env.RESOURCERY_BENCH_DATABASE ?? 'resourcery_bench';
 
 /**
  * A pool on the benchmark's own database of the server of `pgUrl` (any database of it). `max: 1`

@@ -1,30 +1,74 @@
-// The migrations of docs/stores.md (migrations.ts) on a fresh SQLite file: the declared tables,
-// then `add_isbn`; then the store serves them without creating anything.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The migration order of docs/stores.md: the first tables frozen before `isbn` existed, then
+// add_isbn, run from scratch on a fresh database, give the tables the app expects; a create_tables
+// that follows the declarations breaks that same fresh database.
 import { createApi } from '@resourcery/core';
+import { resourceSchemas } from '@resourcery/core/adapter';
+import type { CollectionSchema } from '@resourcery/core/store';
+import { createTableSql, migrationsFor, runMigrations, sqlMigration, sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
-import { sql } from 'kysely';
-import { expect, it } from 'vitest';
-import { audits, books } from './audit.js';
+import { describe, expect, it } from 'vitest';
+import addIsbn from './20240601120000_add_isbn.js';
+import { resources } from './migrations-resources.js';
+import config from './resourcery.config.js';
 
-it('creates the declared tables, then adds isbn; the API then checks and serves them', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'migrations-'));
-  process.env.DATABASE_URL = `sqlite:${join(folder, 'app.sqlite')}`;
-  const { store } = await import('./migrations.js');
-  try {
-    const columns = await sql<{ name: string }>`select name from pragma_table_info('books')`.execute(store.db);
-    expect(columns.rows.map((column) => column.name)).toEqual(['id', 'title', 'isbn']);
-    const ran = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
-    expect(ran.rows.map((row) => row.name)).toEqual(['00000000000000_create_tables', '20240601120000_add_isbn']);
-    const api = createApi({ resources: [books, audits], store });
-    await api.ready();
-    const created = await callApi(api, { method: 'POST', path: '/books', body: { title: 'Dune' } });
-    expect(created.status).toBe(200);
-  } finally {
-    await store.close();
-    delete process.env.DATABASE_URL;
-    rmSync(folder, { recursive: true, force: true });
-  }
+/** What `resourcery-sql generate create_tables` froze before `isbn` was declared (SQLite's part of it). */
+function frozenBeforeIsbn() {
+  const before = resourceSchemas(resources).map(
+    (schema): CollectionSchema => ({
+      ...schema,
+      attributes: schema.attributes.filter((attribute) => attribute.name !== 'isbn'),
+      indexed: schema.indexed.filter((name) => name !== 'isbn'),
+    }),
+  );
+  return sqlMigration({ sqlite: before.flatMap((schema) => createTableSql(schema, 'sqlite')) });
+}
+
+describe('migrations, in the order that works on every database', () => {
+  it('the config gives the schemas as the API mounts them, foreign keys included', () => {
+    expect(config.schemas).toEqual(resourceSchemas(resources));
+    expect(config.schemas[1]?.references).toEqual([{ field: 'authorId', collection: 'authors', onDelete: 'restrict' }]);
+  });
+
+  it("a teammate's fresh database runs the frozen create_tables, then add_isbn, and the app starts on it", async () => {
+    const store = sqlStore('sqlite::memory:', { createTables: false });
+    try {
+      const provider = {
+        getMigrations: async () => ({
+          '20240101000000_create_tables': frozenBeforeIsbn(),
+          '20240601120000_add_isbn': addIsbn,
+        }),
+      };
+      const results = await runMigrations(store.db, provider);
+      expect(results.map((result) => `${result.migrationName} ${result.status}`)).toEqual([
+        '20240101000000_create_tables Success',
+        '20240601120000_add_isbn Success',
+      ]);
+      const api = createApi({ resources, store });
+      await api.ready(); // the tables fit the declarations: columns, index and foreign key
+      const post = (path: string, body: unknown) => callApi(api, { method: 'POST', path, body });
+      expect((await post('/authors', { name: 'Le Guin' })).status).toBe(200);
+      expect((await post('/books', { title: 'The Dispossessed', authorId: 1, isbn: '9780060512750' })).status).toBe(
+        200,
+      );
+      expect((await post('/books', { title: 'Nobody', authorId: 99 })).body).toMatchObject({
+        errors: { authorId: ['does not exist'] },
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a create_tables that follows the declarations already has isbn: add_isbn then fails', async () => {
+    const store = sqlStore('sqlite::memory:', { createTables: false });
+    try {
+      const following = migrationsFor(resourceSchemas(resources), {
+        migrations: { '20240601120000_add_isbn': addIsbn },
+      });
+      await expect(runMigrations(store.db, following)).rejects.toThrow(
+        'Migration "20240601120000_add_isbn" failed: duplicate column name: isbn',
+      );
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // The SQL store of docs/stores.md: the books in the database DATABASE_URL names (a SQLite file
 // by default), the DDL the store runs, and a resource whose every action is one transaction.
 import { defineResource } from '@resourcery/core';
-import { compiledResource } from '@resourcery/core/adapter';
+import { resourceSchemas } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import { schemaSql, sqlStore } from '@resourcery/sql';
 import express from 'express';
@@ -14,7 +14,7 @@ app.use('/api', resourcery({ resources: [books], store }));
 export { store };
 
 /** The statements `init` runs for the books' table, as SQL text, for review or another migration tool. */
-export const ddl = schemaSql([compiledResource(books).schema], 'postgres'); // 'sqlite' | 'postgres' | 'mysql' | 'mariadb'
+export const ddl = schemaSql(resourceSchemas([books]), 'postgres'); // 'sqlite' | 'postgres' | 'mysql' | 'mariadb'
 
 /** Every action of this resource runs in one transaction, its hooks included. */
 export const transactionalBooks = defineResource({

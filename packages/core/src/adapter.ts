@@ -20,4 +20,5 @@ export type {
 } from './resource/context-types.js';
 export { createContext } from './resource/create-context.js';
 export { compiledResource } from './resource/define-resource.js';
+export { resourceSchemas } from './resource/schemas.js';
 export type { ModelClass } from './schema/infer-attributes.js';

@@ -6,6 +6,7 @@ export type {
   CollectionSchema,
   ForeignKey,
   Id,
+  IndexKey,
   JsonObject,
   OnDelete,
   Scalar,
@@ -32,3 +33,4 @@ export type {
   StoreTransaction,
 } from './store/store.js';
 export { type ConstraintKind, ConstraintViolation, StoreError, StoreUnavailable } from './store/store-errors.js';
+export { type ServerValues, serverValues } from './store/write-values.js';

@@ -1,4 +1,4 @@
-// What the memory store decides beyond the shared store suite: uuid ids given or missing,
+// What the memory store decides beyond the shared store suite: uuid ids given, made or taken,
 // self-references, cascades through cycles, collections created late, and how a destroy treats
 // records that go anyway.
 import { type CollectionSchema, ConstraintViolation, memoryStore, type OnDelete } from '@resourcery/core/store';
@@ -21,12 +21,13 @@ const all = { where: [], order: [{ field: 'id', direction: 'asc' as const }], li
 describe('memory store: uuid ids', () => {
   const U = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 
-  it('refuses a create without an id and a uuid that is taken', async () => {
+  it('makes a uuid for a create without an id, and refuses a uuid that is taken', async () => {
     const tree = memoryStore().collection(categories('cascade', 'uuid'));
-    await expect(tree.create({ parentId: null })).rejects.toThrow(TypeError);
+    const made = await tree.create({ parentId: null });
+    expect(made.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     await tree.create({ id: U, parentId: null });
     await expect(tree.create({ id: U, parentId: null })).rejects.toMatchObject({ kind: 'unique', field: 'id' });
-    expect((await tree.list(all)).total).toBe(1);
+    expect((await tree.list(all)).total).toBe(2);
   });
 
   it('lets a record refer to itself, with either kind of id', async () => {

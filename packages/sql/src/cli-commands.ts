@@ -1,10 +1,10 @@
 // The commands of `resourcery-sql` (see cli.ts).
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { CollectionSchema } from '@resourcery/core/store';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { referencedFirst } from './catalog.js';
+import { configFile, folderMigrations, loadModule } from './cli-load.js';
 import { DIALECTS } from './dialects/index.js';
 import { migrationStatus, runMigrations } from './migrations.js';
 import { openDatabase, redactUrl } from './open-database.js';
@@ -20,35 +20,23 @@ interface Config {
   readonly migrations?: Readonly<Record<string, Migration>> | MigrationProvider;
 }
 
-const USAGE = `Usage: resourcery-sql <command> [--config resourcery.config.mjs]
+const USAGE = `Usage: resourcery-sql <command> [--config <file>]
 
-  migrate          run every pending migration
+  migrate          run every pending migration, in name order
   down             undo the last migration
   status           list the migrations and when they ran
   generate <name>  write <migrationFolder>/<timestamp>_<name>.mjs: the CREATE TABLE statements of
                    the config's schemas (IF NOT EXISTS), for every dialect, frozen
-  sql <dialect>    print those statements (sqlite, postgres, mysql or mariadb)`;
+  sql <dialect>    print those statements (sqlite, postgres, mysql or mariadb)
+
+The config is resourcery.config.mjs, .js, .ts or .mts (TypeScript, and .ts migrations, are
+loaded through tsx when it is installed). Migrations are <migrationFolder>/<timestamp>_<name>
+files (.mjs, .js, .ts, .mts; default folder: migrations) and the config's \`migrations\`.`;
 
 /** Where the command runs and writes. */
 export interface CliIo {
   readonly cwd: string;
   readonly log: (line: string) => void;
-}
-
-async function load(file: string): Promise<Config> {
-  const module = await import(pathToFileURL(file).href);
-  return (module.default ?? module) as Config;
-}
-
-/** The migrations of the folder: `<digits>…` `.mjs`/`.js` files, each exporting `up` (and `down`) or a default. */
-async function folderMigrations(folder: string): Promise<Record<string, Migration>> {
-  const files = readdirSync(folder).filter((file) => /^\d.*\.(mjs|js)$/.test(file));
-  const migrations: Record<string, Migration> = {};
-  for (const file of files) {
-    const module = await import(pathToFileURL(resolve(folder, file)).href);
-    migrations[file.replace(/\.(mjs|js)$/, '')] = (module.default ?? module) as Migration;
-  }
-  return migrations;
 }
 
 function provider(config: Config): MigrationProvider {
@@ -58,7 +46,7 @@ function provider(config: Config): MigrationProvider {
   }
   return {
     getMigrations: async () => ({
-      ...(config.migrationFolder ? await folderMigrations(config.migrationFolder) : {}),
+      ...(await folderMigrations(config.migrationFolder as string)),
       ...(migrations as Record<string, Migration> | undefined),
     }),
   };
@@ -104,15 +92,12 @@ function timestamp(): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<void> {
   const args = [...argv];
   const at = args.indexOf('--config');
-  const configFile = resolve(io.cwd, (at >= 0 ? args.splice(at, 2)[1] : undefined) ?? 'resourcery.config.mjs');
+  const given = at >= 0 ? args.splice(at, 2)[1] : undefined;
   const [command, argument] = args;
   const { log } = io;
   if (!command || command === '--help' || command === 'help') return log(USAGE);
-  const loaded = await load(configFile);
-  const config: Config = {
-    ...loaded,
-    migrationFolder: loaded.migrationFolder && resolve(io.cwd, loaded.migrationFolder),
-  };
+  const loaded = (await loadModule(configFile(io.cwd, given))) as Config;
+  const config: Config = { ...loaded, migrationFolder: resolve(io.cwd, loaded.migrationFolder ?? 'migrations') };
   if (command === 'sql') {
     const dialect = DIALECTS.find((candidate) => candidate.name === argument);
     if (!dialect) throw new Error(`Name a dialect: ${DIALECTS.map((d) => d.name).join(', ')}`);
@@ -124,7 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<void> 
   if (command === 'generate') {
     if (!argument || !/^[\w-]+$/.test(argument))
       throw new Error('Name the migration: generate <name> (letters, digits, _ and -)');
-    const folder = config.migrationFolder ?? resolve(io.cwd, 'migrations');
+    const folder = config.migrationFolder as string;
     mkdirSync(folder, { recursive: true });
     const file = join(folder, `${timestamp()}_${argument}.mjs`);
     writeFileSync(file, generated(config), { flag: 'wx' });
@@ -137,7 +122,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<void> 
   const options = { tablePrefix: config.tablePrefix };
   try {
     if (command === 'status') {
-      for (const { name, executedAt } of await migrationStatus(db, provider(config), options)) {
+      const status = await migrationStatus(db, provider(config), options);
+      if (status.length === 0) {
+        log(
+          `No migrations yet: \`resourcery-sql generate create_tables\` writes the first one to ${config.migrationFolder}`,
+        );
+      }
+      for (const { name, executedAt } of status) {
         log(`${executedAt ? executedAt.toISOString() : 'pending                 '}  ${name}`);
       }
       return;

@@ -1,4 +1,13 @@
-import type { CollectionSchema, Condition, Id, ListQuery, Order, StoredRecord } from '@resourcery/core/store';
+import {
+  type CollectionSchema,
+  type Condition,
+  type Id,
+  type ListQuery,
+  type Order,
+  type ServerValues,
+  type StoredRecord,
+  serverValues,
+} from '@resourcery/core/store';
 import {
   type Expression,
   type ExpressionBuilder,
@@ -11,6 +20,7 @@ import {
 import type { Reference, StoreCatalog } from './catalog.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { FilterSql } from './filter-sql.js';
+import { perGroupSource } from './per-group.js';
 import { RowCodec } from './row-mapping.js';
 import { Shapes } from './shapes.js';
 
@@ -19,11 +29,9 @@ export type Db = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above
 type Eb = ExpressionBuilder<any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above
-type Select = SelectQueryBuilder<any, any, any>;
+export type Select = SelectQueryBuilder<any, any, any>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** The window column of a per-group list (never selected into records). */
-const RANK = 'resourcery_rank';
 
 /**
  * Everything about one collection's table that does not change from query to query, worked out
@@ -43,6 +51,8 @@ export class CollectionPlan {
   readonly filters: FilterSql;
   /** The collection's statements, compiled once per shape. */
   readonly shapes = new Shapes();
+  /** What every write adds: a uuid id, timestamps, defaults (the same in and out of transactions). */
+  readonly server: ServerValues;
   readonly #uuidIds: boolean;
   /** The filters of the other collections that relation filters reach, made when first needed. */
   readonly #related = new Map<CollectionSchema, FilterSql>();
@@ -55,6 +65,7 @@ export class CollectionPlan {
   ) {
     this.table = catalog.table(schema.name);
     this.codec = new RowCodec(schema, dialect);
+    this.server = serverValues(schema);
     this.filters = new FilterSql(schema, this.table, this.codec, dialect, (name) => this.#filtersOf(name));
     this.#uuidIds = schema.attributes[0]?.type === 'uuid';
   }
@@ -91,17 +102,19 @@ export class CollectionPlan {
   }
 
   /** How one sort key orders: nulls first ascending and last descending, in every database. */
-  #direction(order: Order): 'asc' | 'desc' | ((ob: OrderByItemBuilder) => OrderByItemBuilder) {
+  direction(order: Order): 'asc' | 'desc' | ((ob: OrderByItemBuilder) => OrderByItemBuilder) {
     if (this.dialect.nullsSortFirst || !this.filters.nullable(order.field)) return order.direction;
     return order.direction === 'asc' ? (ob) => ob.asc().nullsFirst() : (ob) => ob.desc().nullsLast();
   }
 
-  #filtered(select: Select, where: readonly Condition[]): Select {
+  /** `select` narrowed to the records matching `where`. */
+  filtered(select: Select, where: readonly Condition[]): Select {
     return where.length === 0 ? select : select.where((eb) => this.matches(eb, where));
   }
 
-  #ordered(select: Select, order: readonly Order[]): Select {
-    for (const key of order) select = select.orderBy(this.column(key.field), this.#direction(key));
+  /** `select` in `order`, nulls placed as {@link direction} says. */
+  ordered(select: Select, order: readonly Order[]): Select {
+    for (const key of order) select = select.orderBy(this.column(key.field), this.direction(key));
     return select;
   }
 
@@ -116,42 +129,27 @@ export class CollectionPlan {
 
   /**
    * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
-   * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen by
-   * `ROW_NUMBER() OVER (PARTITION BY field ORDER BY …)` in a derived table, and the page (and
+   * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
+   * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
    * `after`) is taken from them. Only the columns of {@link listColumns} are read.
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns): Select {
     let select = query.perGroup
-      ? this.#ranked(db, query).select(columns)
-      : this.#filtered(db.selectFrom(this.table).select(columns), query.where);
+      ? perGroupSource(this, db, query).select(columns)
+      : this.filtered(db.selectFrom(this.table).select(columns), query.where);
     const { after, order } = query;
     if (after) select = select.where((eb) => this.filters.after(eb, order, after));
-    select = this.#ordered(select, order).limit(query.limit);
+    select = this.ordered(select, order).limit(query.limit);
     // `!== 0`: in a statement's template (shapes.ts) the offset is a slot.
     return query.offset !== 0 ? select.offset(query.offset) : select;
   }
 
   /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */
   countSelect(db: Db, query: ListQuery): Select {
-    const from = query.perGroup ? this.#ranked(db, query) : this.#filtered(db.selectFrom(this.table), query.where);
+    const from = query.perGroup
+      ? perGroupSource(this, db, query)
+      : this.filtered(db.selectFrom(this.table), query.where);
     return from.select((eb) => eb.fn.countAll().as('total'));
-  }
-
-  #ranked(db: Db, query: ListQuery): Select {
-    const { field, limit } = query.perGroup as NonNullable<ListQuery['perGroup']>;
-    const ranked = this.#filtered(db.selectFrom(this.table), query.where)
-      .select(this.codec.columns)
-      .select((eb) =>
-        eb.fn
-          .agg<number>('row_number')
-          .over((over) => {
-            let window = over.partitionBy(this.column(field));
-            for (const key of query.order) window = window.orderBy(this.column(key.field), this.#direction(key));
-            return window;
-          })
-          .as(RANK),
-      );
-    return db.selectFrom(ranked.as('ranked')).where(RANK, '<=', limit);
   }
 
   /**

@@ -98,17 +98,20 @@ export function sqlMigration(
 
 /**
  * A Kysely `MigrationProvider` defined in code (no files to find at run time, so it works in
- * bundles too): first {@link CREATE_TABLES_MIGRATION}, which creates the declared tables, then
- * yours, named with a timestamp (`20240601120000_add_isbn`) and run in name order.
+ * bundles too): first {@link CREATE_TABLES_MIGRATION}, which creates the declared tables _as
+ * declared when it runs_, then yours, named with a timestamp and run in name order. Take the
+ * schemas from `resourceSchemas(resources)` (`@resourcery/core/adapter`), which has the foreign
+ * keys. Since the first migration follows the declarations, a later migration that adds what
+ * they now declare fails on a fresh database ("column already exists"): once there is one,
+ * freeze the tables instead (`resourcery-sql generate create_tables`, see docs/stores.md).
  *
  * @throws TypeError for a migration name without a timestamp.
  * @example
  * ```ts
- * const provider = migrationsFor(schemas, {
+ * // The declared tables, plus a later migration that adds what the declarations do not have.
+ * const provider = migrationsFor(resourceSchemas([authors, books]), {
  *   migrations: {
- *     '20240601120000_add_isbn': {
- *       up: (db) => db.schema.alterTable('books').addColumn('isbn', 'varchar(20)').execute(),
- *     },
+ *     '20240601120000_books_fulltext': sqlMigration({ postgres: ['CREATE INDEX … USING gin (…)'] }),
  *   },
  * });
  * await runMigrations(db, provider);

@@ -3,12 +3,15 @@ import {
   type CollectionSchema,
   canonicalDateTime,
   canonicalDecimal,
+  type ForeignKey,
+  type IndexKey,
   MAX_PRECISION,
   type Scalar,
 } from '@resourcery/core/store';
 import { referencedFirst } from './catalog.js';
+import type { TableIndex } from './dialects/dialect.js';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
-import { foreignKeyName, indexName, uniqueName } from './names.js';
+import { constraintName, foreignKeyName, indexName } from './names.js';
 
 /** Options of {@link createTableSql} and {@link schemaSql}. */
 export interface SchemaSqlOptions {
@@ -18,25 +21,97 @@ export interface SchemaSqlOptions {
 
 const ON_DELETE = { restrict: 'RESTRICT', cascade: 'CASCADE', nullify: 'SET NULL' } as const;
 
-/** The indexed key: the field then the id, so that the id tie-breaker of every sort is in the index. */
-function indexKey(attribute: AttributeSchema, dialect: SqlDialectSpec): string {
-  // Where nulls sort last ascending, the store orders them first, as memory does, and an index
-  // built the same way serves both directions.
-  const nulls = attribute.nullable && !dialect.nullsSortFirst ? ' NULLS FIRST' : '';
-  return `${dialect.indexColumn(attribute)}${nulls}, ${dialect.quote('id')}`;
+/** One key column as SQL: quoted, with its direction, and where nulls go when the database would put them elsewhere. */
+function keyColumn(attribute: AttributeSchema, descending: boolean, dialect: SqlDialectSpec): string {
+  // The store orders nulls first ascending and last descending, as memory does; where the
+  // database does otherwise, the index says so, so that it serves that order in either direction.
+  const nulls = attribute.nullable && !dialect.nullsSortFirst ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+  return `${dialect.indexColumn(attribute)}${descending ? ' DESC' : ''}${nulls}`;
+}
+
+/** A foreign key of a table as the store creates it. */
+export interface TableForeignKey {
+  readonly name: string;
+  readonly field: string;
+  /** The referenced table (with the prefix). */
+  readonly table: string;
+  readonly onDelete: ForeignKey['onDelete'];
+}
+
+/** Whether `a` is `b` or its beginning (the same columns in the same directions): `b` serves every query `a` would. */
+function isPrefix(a: TableIndex, b: TableIndex): boolean {
+  return (
+    a.columns.length <= b.columns.length &&
+    a.columns.every((key, at) => key.column === b.columns[at]?.column && key.descending === b.columns[at]?.descending)
+  );
 }
 
 /**
- * The attributes that get an index `(field, id)`: those of `schema.indexed` and every foreign
- * key (a destroy looks for the records referring to one), but `id` (the primary key) and `json`
- * (which is never compared).
+ * The indexes and foreign keys the store gives a collection's table: a unique index
+ * `<table>_<fields>_key` per unique set; an index per declared composite index (`schema.indexes`);
+ * an index `(field, id)` for every field of `schema.indexed` and every foreign key (a destroy
+ * looks for the records referring to one), but `id` (the primary key) and `json` (never compared);
+ * and a foreign key `<table>_<field>_fkey` per reference. An index whose key begins another is
+ * left out: the longer one serves it.
+ *
+ * @example
+ * ```ts
+ * tableKeys(schema, postgres, 'api_').indexes.map((index) => index.name); // ['api_books_isbn_key', …]
+ * ```
  */
-function indexedAttributes(schema: CollectionSchema): AttributeSchema[] {
-  const fields = [...schema.indexed, ...(schema.references ?? []).map((key) => key.field)];
-  return [...new Set(fields)].flatMap((field) => {
-    const attribute = field === 'id' ? undefined : schema.attributes.find((candidate) => candidate.name === field);
-    return attribute && attribute.type !== 'json' ? [attribute] : [];
+export function tableKeys(
+  schema: CollectionSchema,
+  dialect: SqlDialectSpec,
+  prefix: string,
+): { indexes: TableIndex[]; foreignKeys: TableForeignKey[] } {
+  const table = `${prefix}${schema.name}`;
+  const attributes = new Map(schema.attributes.map((attribute) => [attribute.name, attribute]));
+  const index = (keys: readonly IndexKey[], suffix: 'idx' | 'key'): TableIndex => {
+    const known = keys.map((key) => {
+      const attribute = attributes.get(key.field);
+      if (!attribute) throw new TypeError(`An index of ${table} names "${key.field}", which is not an attribute`);
+      return { attribute, descending: key.direction === 'desc' };
+    });
+    const names = keys.map((key) => (key.direction === 'desc' ? `${key.field}_desc` : key.field));
+    return {
+      name: constraintName(table, suffix === 'key' ? keys.map((key) => key.field) : names, suffix),
+      key: known
+        .map(({ attribute, descending }) =>
+          suffix === 'key' ? dialect.quote(attribute.name) : keyColumn(attribute, descending, dialect),
+        )
+        .join(', '),
+      columns: known.map(({ attribute, descending }) => ({ column: attribute.name, descending })),
+      ...(suffix === 'key' ? { unique: true } : {}),
+    };
+  };
+  const ascending = (field: string): IndexKey => ({ field, direction: 'asc' });
+  const uniques = (schema.unique ?? []).map((set) => index(set.map(ascending), 'key'));
+  const declared = (schema.indexes ?? []).map((keys) => index(keys, 'idx'));
+  // A field that is not an attribute, or holds JSON (never compared), gets no index of its own.
+  const single = [...new Set([...schema.indexed, ...(schema.references ?? []).map((key) => key.field)])]
+    .filter((field) => field !== 'id' && ![undefined, 'json'].includes(attributes.get(field)?.type))
+    .map((field) => ({ ...index([ascending(field), ascending('id')], 'idx'), name: indexName(table, field) }));
+  const plain = [...declared, ...single];
+  const kept = plain.filter(
+    (candidate, at) =>
+      !plain.some(
+        (other, at2) => other !== candidate && isPrefix(candidate, other) && (!isPrefix(other, candidate) || at2 < at),
+      ),
+  );
+  const names = new Set<string>();
+  const indexes = [...uniques, ...kept].map((entry) => {
+    let name = entry.name;
+    for (let n = 2; names.has(name); n++) name = constraintName(table, [entry.name, String(n)], 'idx');
+    names.add(name);
+    return { ...entry, name };
   });
+  const foreignKeys = (schema.references ?? []).map((key) => ({
+    name: foreignKeyName(table, key.field),
+    field: key.field,
+    table: `${prefix}${key.collection}`,
+    onDelete: key.onDelete,
+  }));
+  return { indexes, foreignKeys };
 }
 
 /** A declared default as an SQL literal of the column's type, or `undefined` for none. */
@@ -83,14 +158,15 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
 /**
  * The SQL statements that create one collection's table and its indexes if they do not exist:
  * typed columns, `NOT NULL` for required attributes, declared defaults, binary string collation,
- * an id that is never reused (or a uuid primary key), an index `(field, id)` for every field in
- * `schema.indexed` and every foreign key, a unique index `<table>_<fields>_key` per unique set,
- * and a foreign key `<table>_<field>_fkey` per reference, with its `ON DELETE` rule. Nothing in
- * them drops or changes an existing table.
+ * an id that is never reused (or a uuid primary key), and the keys of {@link tableKeys}: a unique
+ * index per unique set, the declared composite indexes, an index `(field, id)` for every field in
+ * `schema.indexed` and every foreign key, and a foreign key `<table>_<field>_fkey` per reference,
+ * with its `ON DELETE` rule. Nothing in them drops or changes an existing table.
  *
  * @example
  * ```ts
- * for (const statement of createTableSql(compiledResource(books).schema, 'postgres')) console.log(`${statement};`);
+ * const [, bookSchema] = resourceSchemas([authors, books]); // with its foreign keys
+ * for (const statement of createTableSql(bookSchema, 'postgres')) console.log(`${statement};`);
  * ```
  */
 export function createTableSql(
@@ -106,22 +182,14 @@ export function createTableSql(
   for (const attribute of schema.attributes) {
     if (attribute.name !== 'id') definitions.push(columnDefinition(attribute, spec));
   }
-  for (const key of schema.references ?? []) {
+  const { indexes, foreignKeys } = tableKeys(schema, spec, prefix);
+  for (const key of foreignKeys) {
     definitions.push(
-      `CONSTRAINT ${spec.quote(foreignKeyName(table, key.field))} FOREIGN KEY (${spec.quote(key.field)}) ` +
-        `REFERENCES ${spec.quote(`${prefix}${key.collection}`)} (${spec.quote('id')}) ON DELETE ${ON_DELETE[key.onDelete]}`,
+      `CONSTRAINT ${spec.quote(key.name)} FOREIGN KEY (${spec.quote(key.field)}) ` +
+        `REFERENCES ${spec.quote(key.table)} (${spec.quote('id')}) ON DELETE ${ON_DELETE[key.onDelete]}`,
     );
   }
-  const indexes = indexedAttributes(schema).map((attribute) => ({
-    name: indexName(table, attribute.name),
-    key: indexKey(attribute, spec),
-  }));
-  const uniques = (schema.unique ?? []).map((set) => ({
-    name: uniqueName(table, set),
-    key: set.map((field) => spec.quote(field)).join(', '),
-    unique: true,
-  }));
-  return spec.createTable(table, definitions, [...uniques, ...indexes]);
+  return spec.createTable(table, definitions, indexes);
 }
 
 /**
@@ -131,10 +199,10 @@ export function createTableSql(
  *
  * @example
  * ```ts
- * import { compiledResource } from '@resourcery/core/adapter';
+ * import { resourceSchemas } from '@resourcery/core/adapter';
  * import { schemaSql } from '@resourcery/sql';
  *
- * writeFileSync('migrations/001_books.sql', schemaSql([compiledResource(books).schema], 'mariadb'));
+ * writeFileSync('migrations/001_books.sql', schemaSql(resourceSchemas([authors, books]), 'mariadb'));
  * ```
  */
 export function schemaSql(

@@ -128,18 +128,35 @@ export function withValues(where: readonly Condition[], values: readonly unknown
 }
 
 /**
+ * What a per-group list adds to its key: the field and the limit. Its SQL has one part per
+ * distinct value of its `IN` on the field (see per-group.ts), so a list whose values repeat one
+ * gets no key (the number of values, in the conditions' key, would not tell the SQL).
+ */
+function perGroupKey(query: ListQuery): string | undefined {
+  const { perGroup } = query;
+  if (!perGroup) return '-';
+  for (const { field, op, values, related } of query.where) {
+    if (field === perGroup.field && op === undefined && !related && new Set(values).size !== values.length) {
+      return undefined;
+    }
+  }
+  return `${JSON.stringify(perGroup.field)}:${perGroup.limit}`;
+}
+
+/**
  * The shape of a list query as a key and its values (conditions, keyset position, limit,
- * offset); no key for the shapes built for each call (per-group lists, relation filters...).
+ * offset); no key for the shapes built for each call (relation filters, `prefix`...).
  */
 export function listShape(query: ListQuery, columns: readonly string[]) {
   const conditions = conditionShape(query.where);
   const after = query.after ?? [];
   const order = query.order.map(({ field, direction }) => `${JSON.stringify(field)}${direction}`).join(',');
+  const groups = perGroupKey(query);
   const key =
-    query.perGroup || conditions.key === undefined
+    groups === undefined || conditions.key === undefined
       ? undefined
       : `list:${columns.join(',')}|${conditions.key}|${order}|${query.after ? nulls(after) : '-'}` +
-        `|${query.offset > 0}|${query.count}`;
+        `|${query.offset > 0}|${query.count}|${groups}`;
   const values: unknown[] = [...conditions.values, ...after, query.limit];
   if (query.offset > 0) values.push(query.offset);
   return { key, values };

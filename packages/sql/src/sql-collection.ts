@@ -78,7 +78,7 @@ export class SqlCollection implements Collection {
 
   async create(values: Readonly<Partial<StoredRecord>>): Promise<StoredRecord> {
     const plan = this.#plan;
-    const columns = plan.codec.toColumns(values, true);
+    const columns = plan.codec.toColumns(plan.server.create(values), true);
     const empty = Object.keys(columns).length === 0;
     return this.#run(
       async (db) => {
@@ -110,7 +110,7 @@ export class SqlCollection implements Collection {
 
   async update(id: Id, changes: Readonly<Partial<StoredRecord>>, where: readonly Condition[]) {
     const plan = this.#plan;
-    const columns = plan.codec.toColumns(changes, false);
+    const columns = plan.codec.toColumns(plan.server.update(changes), false);
     if (Object.keys(columns).length === 0 || !plan.validId(id)) return this.find(id, where);
     return this.#run(
       async (db) => {

@@ -5,6 +5,7 @@ import { CollectionPlan } from './collection-plan.js';
 import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { openDatabase } from './open-database.js';
 import { inTransaction } from './run-transaction.js';
+import { SECRETS_SCHEMA, SecretKeeper } from './secrets.js';
 import { SqlCollection } from './sql-collection.js';
 import { SqlStoreTransaction } from './sql-transaction.js';
 import { ensureTable } from './table-setup.js';
@@ -44,6 +45,18 @@ export interface SqlStoreProvider extends Store {
   init(schemas: readonly CollectionSchema[]): Promise<void>;
   /** Closes the connections it opened (a Kysely instance passed in is left to its owner). */
   close(): Promise<void>;
+  /**
+   * A random secret kept in the database under `name` (1 to 100 characters), in the library's
+   * own table `<tablePrefix>resourcery_secrets` (created when first needed, even with
+   * `createTables: false`): made by the first process that asks, then the same for every process
+   * on the database and across restarts.
+   *
+   * @example
+   * ```ts
+   * const key = await store.secret('cursor'); // the same 43 characters in every process
+   * ```
+   */
+  secret(name: string): Promise<string>;
 }
 
 /**
@@ -90,6 +103,31 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   };
   const translate = (error: unknown) => translateDriverError(error, undefined, [dialect], { catalog });
   let serverChecked = false;
+  /** Tells MySQL from MariaDB and prepares a Kysely instance given by the application, once. */
+  const checkServer = async () => {
+    if (serverChecked) return;
+    dialect = await dialect.serverDialect(db);
+    await dialect.prepareConnection(db);
+    serverChecked = true;
+  };
+  let secretsTable: Promise<Collection> | undefined;
+  const secrets = new SecretKeeper(() => {
+    if (secretsTable) return secretsTable;
+    const opening = (async () => {
+      try {
+        await checkServer();
+        await ensureTable(db, SECRETS_SCHEMA, dialect, { tablePrefix, create: true });
+      } catch (error) {
+        throw translate(error);
+      }
+      return new SqlCollection(planOf(SECRETS_SCHEMA), db);
+    })();
+    secretsTable = opening;
+    opening.catch(() => {
+      if (secretsTable === opening) secretsTable = undefined;
+    });
+    return opening;
+  });
 
   return {
     get dialect() {
@@ -109,11 +147,7 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
     },
     async init(schemas) {
       try {
-        if (!serverChecked) {
-          dialect = await dialect.serverDialect(db);
-          await dialect.prepareConnection(db);
-          serverChecked = true;
-        }
+        await checkServer();
         for (const schema of schemas) catalog.add(schema);
         for (const schema of referencedFirst(schemas)) {
           await ensureTable(db, schema, dialect, { tablePrefix, create: options.createTables !== false });
@@ -125,5 +159,6 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
     async close() {
       if (opened) await db.destroy();
     },
+    secret: (name) => secrets.get(name),
   };
 }

@@ -1,7 +1,8 @@
-import type { AttributeSchema, CollectionSchema } from '@resourcery/core/store';
+import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
-import type { CatalogColumn, SqlDialectSpec } from './dialects/dialect.js';
+import type { SqlDialectSpec } from './dialects/dialect.js';
 import { createTableSql } from './schema-sql.js';
+import { keysDrift, tableDrift } from './table-drift.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Db = Kysely<any>;
@@ -18,56 +19,12 @@ async function createTable(db: Db, schema: CollectionSchema, dialect: SqlDialect
   }
 }
 
-/** How a column differs from the attribute it holds, if it does. */
-function columnDrift(attribute: AttributeSchema, column: CatalogColumn, dialect: SqlDialectSpec): string | undefined {
-  const { name, type } = attribute;
-  if (!dialect.typeFamilies[type].test(column.type)) {
-    return `column "${name}" is ${column.type}, which cannot hold the declared ${type}`;
-  }
-  const scale = attribute.scale ?? 0;
-  if (type === 'decimal' && column.scale !== undefined && column.scale !== scale) {
-    return `column "${name}" keeps ${column.scale} decimal places where ${scale} are declared`;
-  }
-  if (name === 'id' || column.nullable === attribute.nullable) return undefined;
-  return attribute.nullable
-    ? `column "${name}" is NOT NULL but ${name} is declared nullable`
-    : `column "${name}" accepts NULL but ${name} is declared required`;
-}
-
-/**
- * What keeps an existing table from holding a collection's records as the store expects: the
- * columns it lacks, columns of another type family (text for a decimal…), another number of
- * decimal places, another nullability. Empty when the table fits (extra columns are fine).
- *
- * @example
- * ```ts
- * tableDrift(schema, await postgres.describeColumns(db, 'books'), postgres); // ['column "price" is text, …']
- * ```
- */
-export function tableDrift(
-  schema: CollectionSchema,
-  columns: readonly CatalogColumn[],
-  dialect: SqlDialectSpec,
-): { missing: string[]; different: string[] } {
-  const byName = new Map(columns.map((column) => [column.name, column]));
-  const missing: string[] = [];
-  const different: string[] = [];
-  for (const attribute of schema.attributes) {
-    const column = byName.get(attribute.name);
-    if (!column) missing.push(attribute.name);
-    else {
-      const drift = columnDrift(attribute, column, dialect);
-      if (drift) different.push(drift);
-    }
-  }
-  return { missing, different };
-}
-
 /**
  * Makes sure a collection's table exists: creates it (with its indexes and constraints) when it
  * is missing and `create` allows it; refuses an existing table that lacks a column for an
- * attribute or whose columns do not match their declarations. An existing table is never
- * altered, so no data is ever dropped or rewritten.
+ * attribute, whose columns do not match their declarations, or that lacks a unique index, a
+ * foreign key or an index the store would have created. An existing table is never altered, so
+ * no data is ever dropped or rewritten.
  *
  * @example
  * ```ts
@@ -103,10 +60,11 @@ export async function ensureTable(
         `the column${missing.length > 1 ? 's' : ''} with a migration (schemaSql() shows the types it would use)`,
     );
   }
+  different.push(...keysDrift(schema, await dialect.describeKeys(db, table), dialect, options.tablePrefix));
   if (different.length > 0) {
     throw new Error(
       `Table "${table}" does not match the declaration of ${schema.name}: ${different.join('; ')}. The store never ` +
-        'alters an existing table: change it with a migration (schemaSql() shows the types it would use)',
+        'alters an existing table: change it with a migration (schemaSql() shows the statements it would use)',
     );
   }
 }

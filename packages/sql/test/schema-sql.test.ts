@@ -68,6 +68,56 @@ describe('createTableSql', () => {
     expect(createTableSql(odd, 'mysql')[0]).toContain('`we"ird``table`');
   });
 
+  it('declared composite indexes, in order and direction; an index that begins another is left out', () => {
+    const declared: CollectionSchema = {
+      ...schema,
+      indexes: [
+        [
+          { field: 'year', direction: 'desc' },
+          { field: 'name', direction: 'asc' },
+          { field: 'id', direction: 'asc' },
+        ],
+        [{ field: 'name', direction: 'asc' }], // begins (name, id): left out
+      ],
+    };
+    expect(createTableSql(declared, 'postgres').slice(1)).toEqual([
+      'CREATE INDEX IF NOT EXISTS "books_year_desc_name_id_idx" ON "books" ("year" DESC NULLS LAST, "name", "id")',
+      'CREATE INDEX IF NOT EXISTS "books_name_idx" ON "books" ("name", "id")',
+      'CREATE INDEX IF NOT EXISTS "books_summary_idx" ON "books" ("summary" NULLS FIRST, "id")',
+      'CREATE INDEX IF NOT EXISTS "books_year_idx" ON "books" ("year" NULLS FIRST, "id")',
+    ]);
+    expect(createTableSql(declared, 'sqlite')[1]).toBe(
+      'CREATE INDEX IF NOT EXISTS "books_year_desc_name_id_idx" ON "books" ("year" DESC, "name", "id")',
+    );
+    expect(createTableSql(declared, 'mariadb')[0]).toContain(
+      'KEY `books_year_desc_name_id_idx` (`year` DESC, `name`, `id`)',
+    );
+    const same = {
+      ...schema,
+      indexes: [
+        [
+          { field: 'year', direction: 'asc' as const },
+          { field: 'id', direction: 'asc' as const },
+        ],
+      ],
+    };
+    expect(createTableSql(same, 'sqlite').filter((statement) => statement.includes('("year"'))).toEqual([
+      'CREATE INDEX IF NOT EXISTS "books_year_id_idx" ON "books" ("year", "id")',
+    ]);
+  });
+
+  it('refuses a unique set or an index naming no attribute; leaves JSON and unknown fields out of (field, id)', () => {
+    expect(() => createTableSql({ ...schema, unique: [['nope']] }, 'postgres')).toThrow(
+      'An index of books names "nope", which is not an attribute',
+    );
+    const loose = {
+      ...schema,
+      attributes: [...schema.attributes, { name: 'meta', type: 'json' as const, nullable: true }],
+    };
+    const statements = createTableSql({ ...loose, indexed: ['meta', 'gone', 'year'] }, 'sqlite');
+    expect(statements.slice(1)).toEqual(['CREATE INDEX IF NOT EXISTS "books_year_idx" ON "books" ("year", "id")']);
+  });
+
   it('schemaSql joins the statements of several collections into one script', () => {
     const script = schemaSql([schema, { ...schema, name: 'authors' }], 'sqlite');
     expect(script.match(/CREATE TABLE/g)).toHaveLength(2);

@@ -65,7 +65,14 @@ describe('statements compiled once per shape', () => {
     expect(key({ where: [{ field: 'author', op: 'gt', values: ['a'] }] })).not.toBe(key({}));
     expect(key({ order: [{ field: 'id', direction: 'asc' }] })).not.toBe(key({}));
     expect(key({ where: [{ field: 'name', op: 'prefix', values: ['The'] }] })).toBeUndefined();
-    expect(key({ perGroup: { field: 'author', limit: 3 } })).toBeUndefined();
+    // A per-group list's SQL has one part per value of its IN on the field, and its limit.
+    const group = (values: string[], limit = 3) =>
+      key({ where: [{ field: 'author', values }], perGroup: { field: 'author', limit } });
+    expect(group(['a', 'b'])).toBe(group(['c', 'd']));
+    expect(group(['a', 'b'])).not.toBe(key({ where: [{ field: 'author', values: ['a', 'b'] }] }));
+    expect(group(['a', 'b'])).not.toBe(group(['a', 'b', 'c']));
+    expect(group(['a', 'b'])).not.toBe(group(['a', 'b'], 4));
+    expect(group(['a', 'a'])).toBeUndefined();
   });
 
   it('answers the same records through a kept shape as through a fresh one', async () => {

@@ -11,6 +11,7 @@ import { operatorCases } from './library-cases/operator-cases.js';
 import { operatorErrorCases } from './library-cases/operator-error-cases.js';
 import { relationFilterCases } from './library-cases/relation-filter-cases.js';
 import { sparseFieldCases } from './library-cases/sparse-field-cases.js';
+import { stringLengthCases } from './library-cases/string-length-cases.js';
 import { stringOperatorCases } from './library-cases/string-operator-cases.js';
 import { timestampCases } from './library-cases/timestamp-cases.js';
 import { uuidCases } from './library-cases/uuid-cases.js';
@@ -23,6 +24,7 @@ const GROUPS: readonly CaseGroup[] = [
   decimalCases,
   uuidCases,
   timestampCases,
+  stringLengthCases,
   uniqueCases,
   foreignKeyCases,
   destroyCases,
@@ -55,8 +57,8 @@ if (new Set(libraryCaseNames).size !== libraryCaseNames.length) {
 /**
  * Registers the conformance suite of CONTRACT part 3 (several resources: relations, richer
  * queries, richer types), run over real HTTP with `fetch`: date-times, decimals and uuid ids on
- * the wire, server-set timestamps, unique values, foreign keys, destroy rules, `include=`,
- * filter operators (also through a belongs-to relation), sparse `fields=` and cursor pagination.
+ * the wire, server-set timestamps, the longest valid strings, unique values, foreign keys,
+ * destroy rules, `include=`, filter operators (also through a belongs-to relation), sparse `fields=` and cursor pagination.
  *
  * `start` must serve the contract's library under `/api` on an empty store: `author`
  * (`/api/authors`), `book` (`/api/books`) and `review` (`/api/reviews`), declared as in

@@ -12,7 +12,9 @@ import { orderCases } from './store-cases/order-cases.js';
 import { perGroupCases } from './store-cases/per-group-cases.js';
 import { referenceCases } from './store-cases/reference-cases.js';
 import { selectCases, selectTypeCases } from './store-cases/select-cases.js';
+import { serverValueCases } from './store-cases/server-value-cases.js';
 import { storeTransactionCases } from './store-cases/store-transaction-cases.js';
+import { stringLengthCases } from './store-cases/string-length-cases.js';
 import { transactionCases } from './store-cases/transaction-cases.js';
 import { typeCases } from './store-cases/type-cases.js';
 import { relationFilterCases, typedOperatorCases } from './store-cases/typed-operator-cases.js';
@@ -44,9 +46,11 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   destroyCases,
   transactionCases,
   lifecycleCases,
+  stringLengthCases,
   typeCases,
   uuidCases,
   defaultCases,
+  serverValueCases,
   uniqueCases,
   foreignKeyCases,
   referenceCases,
@@ -81,8 +85,10 @@ export interface StoreSuiteOptions {
  * Registers the shared store conformance suite with Vitest: every behaviour of the
  * {@link Collection} interface that the core and the HTTP contract rely on (ids, types, filters,
  * filter operators, relation filters, code point order, nulls, paging, keyset pages (`after`),
- * sparse lists (`select`), counts, partial and concurrent updates, scopes, transactions) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
- * defaults; unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
+ * sparse lists (`select`), counts, partial and concurrent updates, scopes, transactions, the longest
+ * valid value of every string size) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
+ * defaults; server values (uuid ids, timestamps and defaults set on every write path, raw store
+ * transactions included); unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
  * transactions; per-group limits). Every case gets fresh collections, each obtained with
  * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced
  * collections first); the provider is closed after the last case.

@@ -5,9 +5,10 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
+import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
-import { type ServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
+import { type ResourceServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
 import { composeSteps, type RunSteps } from './steps.js';
 
 /** Hooks of every kind, flattened into one list per action (`all` first). */
@@ -35,7 +36,7 @@ export interface CompiledResource {
   /** The declared relations, by name (their targets are found when an API mounts the resource). */
   readonly relations: Relations;
   /** What the server sets on writes: a uuid id, timestamps, defaults. */
-  readonly serverValues: ServerValues;
+  readonly serverValues: ResourceServerValues;
   /** The field destroy sets instead of deleting (`archive`), if any. */
   readonly archive: string | undefined;
 }
@@ -90,8 +91,10 @@ export function compile(resource: Resource): CompiledResource {
     const set = typeof entry === 'string' ? [entry] : [...(entry as string[])];
     return pick('unique', set, []);
   });
-  // Hidden fields keep their index: a scope step queries them (`ownerId`, `deleted`).
+  // Hidden fields keep their index: a scope step queries them (`ownerId`, `deleted`). Long text
+  // gets none: an index entry has a size limit that a valid value must never hit.
   const indexed = new Set([...(fields.filter ?? all), ...(fields.sort ?? all)]);
+  const indexes = declaredIndexes(resource.name, options.indexes, attributes);
   const perPage = checkedPerPage(resource.name, options.perPage);
   const fallbackSort = list[0]?.type === 'uuid' && attributes.has('createdAt') ? '-createdAt' : '-id';
   const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? fallbackSort)}`).sort;
@@ -124,8 +127,9 @@ export function compile(resource: Resource): CompiledResource {
     schema: {
       name: resource.plural,
       attributes: list,
-      indexed: [...indexed].filter((name) => name !== 'id' && attributes.get(name)?.type !== 'json'),
+      indexed: [...indexed].filter((name) => name !== 'id' && isIndexable(attributes.get(name))),
       unique,
+      ...(indexes.length > 0 ? { indexes } : {}),
     },
     attributes,
     query: {

@@ -12,7 +12,6 @@ import { type ContextRequest, DONE, type Done, type RecordOf } from './context-t
 import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
 import { fullView, relatedLookup } from './related.js';
-import { withServerValues } from './server-values.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -175,9 +174,7 @@ export class Context {
 
   /** The collection of a mounted resource, in the open transaction if any, wrapped if asked. */
   #bound(target: MountedResource, tx: StoreTransaction | undefined): Collection {
-    const collection = tx
-      ? withServerValues(tx.collection(target.schema), target.compiled.serverValues)
-      : target.collection;
+    const collection = tx ? tx.collection(target.schema) : target.collection;
     return this.wrapCollection ? this.wrapCollection(collection, target.compiled.resource.name) : collection;
   }
 }

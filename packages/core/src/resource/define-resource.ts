@@ -21,6 +21,7 @@ const KNOWN_OPTIONS = new Set([
   'id',
   'timestamps',
   'unique',
+  'indexes',
   'defaults',
   'relations',
   'pagination',

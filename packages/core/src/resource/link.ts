@@ -1,22 +1,22 @@
-import type { AccessRules, Tenancy } from '../access/declare.js';
+import type { AccessRules } from '../access/declare.js';
 import { defaultRoles } from '../access/principal.js';
 import { type ApiAccess, ResourceAccess } from '../access/resource-access.js';
 import type { WhereTarget } from '../access/where.js';
 import type { Keys } from '../http/keys.js';
-import type { CollectionSchema, ForeignKey, OnDelete } from '../schema/types.js';
+import type { CollectionSchema } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import type { InputRules } from './input/validate-input.js';
 import type { Resource } from './options.js';
-import { isModelTarget, type Relation } from './relations.js';
-import { withServerValues } from './server-values.js';
+import type { Relation } from './relations.js';
+import { linkSchemas } from './schemas.js';
 
 /** A resource as an API serves it: its store, and its schema with the foreign keys its relations make. */
 export interface MountedResource {
   readonly compiled: CompiledResource;
   readonly schema: CollectionSchema;
   readonly store: Store;
-  /** The store's collection, adding the server's values to writes. */
+  /** The store's collection (the store adds the server's values to writes: see `serverValues`). */
   readonly collection: Collection;
   /** The relations, with their targets found. */
   readonly relations: ReadonlyMap<string, LinkedRelation>;
@@ -49,25 +49,24 @@ export interface MountedResources {
 
 type Draft = { -readonly [K in keyof MountedResource]: MountedResource[K] };
 
-function fail(resource: CompiledResource, name: string, message: string): never {
-  throw new TypeError(`createApi: relation ${resource.resource.name}.${name} ${message}`);
-}
-
 /**
  * Finds every relation's target among the API's resources, checks the foreign keys, and adds
- * them to the schemas the stores see: a belongs-to, and a has-many the other side does not
- * declare, is a foreign key of the resource holding it.
+ * them to the schemas the stores see (see `linkSchemas`, which `resourceSchemas` shares): a
+ * belongs-to, and a has-many the other side does not declare, is a foreign key of the resource
+ * holding it. Both sides of a relation must use the same store. Each resource gets its access
+ * model, compiled once, with the API's tenancy.
  */
 export function mountResources(
   resources: readonly CompiledResource[],
   storeOf: (compiled: CompiledResource) => Store,
   access: ApiAccess = OPEN,
 ): MountedResources & { readonly all: readonly MountedResource[] } {
+  const linked = linkSchemas(resources, 'createApi', access.tenancy);
   const drafts = new Map<Resource, Draft>();
   for (const compiled of resources) {
     drafts.set(compiled.resource, {
       compiled,
-      schema: compiled.schema,
+      schema: linked.schemas.get(compiled) as CollectionSchema,
       store: storeOf(compiled),
       collection: undefined as never,
       relations: new Map<string, LinkedRelation>(),
@@ -75,57 +74,17 @@ export function mountResources(
       inputs: { create: compiled.create, update: compiled.update },
     });
   }
-  const find = (from: CompiledResource, name: string, relation: Relation): Draft => {
-    const { target } = relation;
-    const matches = isModelTarget(target)
-      ? [...drafts.values()].filter((draft) => draft.compiled.resource.model === target)
-      : [...drafts.values()].filter((draft) => draft.compiled.resource === target());
-    if (matches.length === 0) fail(from, name, 'names a resource this API does not serve: add it to `resources`');
-    if (matches.length > 1)
-      fail(from, name, 'names a model several resources serve: name the resource, `() => resource`');
-    return matches[0] as Draft;
-  };
-  const keys = new Map<Draft, Map<string, ForeignKey & { declared?: OnDelete }>>();
-  const addKey = (holder: Draft, target: Draft, field: string, onDelete: OnDelete | undefined, where: string) => {
-    const attribute = holder.compiled.attributes.get(field);
-    const idType = target.compiled.schema.attributes[0]?.type;
-    if (!attribute)
-      throw new TypeError(`createApi: ${where}: ${holder.compiled.resource.name} has no field "${field}"`);
-    if (attribute.type !== idType)
-      throw new TypeError(
-        `createApi: ${where}: ${field} must be ${idType === 'uuid' ? 'a uuid' : 'an integer'}, as the ids it holds`,
-      );
-    if (holder.store !== target.store)
-      throw new TypeError(`createApi: ${where}: both resources must use the same store`);
-    const byField = keys.get(holder) ?? new Map<string, ForeignKey & { declared?: OnDelete }>();
-    keys.set(holder, byField);
-    const declared = byField.get(field)?.declared;
-    if (declared && onDelete && declared !== onDelete) {
-      throw new TypeError(`createApi: ${where}: onDelete differs on both sides of the relation`);
-    }
-    const rule = onDelete ?? declared;
-    byField.set(field, {
-      field,
-      collection: target.compiled.schema.name,
-      onDelete: rule ?? 'restrict',
-      declared: rule,
+  for (const { from, name, relation, target, where } of linked.relations) {
+    const draft = drafts.get(from.resource) as Draft;
+    const other = drafts.get(target.resource) as Draft;
+    if (draft.store !== other.store) throw new TypeError(`createApi: ${where}: both resources must use the same store`);
+    (draft.relations as Map<string, LinkedRelation>).set(name, {
+      name,
+      kind: relation.kind,
+      target: other,
+      foreignKey: relation.foreignKey,
+      limit: relation.kind === 'hasMany' ? relation.limit : 1,
     });
-  };
-  for (const draft of drafts.values()) {
-    for (const [name, relation] of Object.entries(draft.compiled.relations)) {
-      const target = find(draft.compiled, name, relation);
-      const where = `relation ${draft.compiled.resource.name}.${name}`;
-      if (relation.kind === 'belongsTo') addKey(draft, target, relation.foreignKey, relation.onDelete, where);
-      else addKey(target, draft, relation.foreignKey, relation.onDelete, where);
-      const limit = relation.kind === 'hasMany' ? relation.limit : 1;
-      (draft.relations as Map<string, LinkedRelation>).set(name, {
-        name,
-        kind: relation.kind,
-        target,
-        foreignKey: relation.foreignKey,
-        limit,
-      });
-    }
   }
   const targets = new Map<Draft, WhereTarget>();
   const whereTarget = (draft: Draft): WhereTarget => {
@@ -147,21 +106,10 @@ export function mountResources(
   };
   for (const draft of drafts.values()) {
     const { compiled } = draft;
-    const references = [...(keys.get(draft)?.values() ?? [])].map(({ field, collection, onDelete }) => ({
-      field,
-      collection,
-      onDelete,
-    }));
-    draft.access = new ResourceAccess(
-      whereTarget(draft),
-      compiled.resource.options.access as AccessRules | undefined,
-      access,
-      compiled.query,
-      compiled.shown,
-    );
-    draft.schema = scopedSchema({ ...draft.schema, ...(references.length > 0 ? { references } : {}) }, access.tenancy);
+    const declared = compiled.resource.options.access as AccessRules | undefined;
+    draft.access = new ResourceAccess(whereTarget(draft), declared, access, compiled.query, compiled.shown);
     draft.inputs = withServerSet(compiled, draft.access.serverSet);
-    draft.collection = withServerValues(draft.store.collection(draft.schema), compiled.serverValues);
+    draft.collection = draft.store.collection(draft.schema);
   }
   const all = [...drafts.values()];
   return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
@@ -169,21 +117,6 @@ export function mountResources(
 
 /** An API that neither authenticates nor has tenants: every resource's own rules alone. */
 const OPEN: ApiAccess = { rolesOf: defaultRoles, authenticates: false };
-
-/**
- * The schema a store keeps for a resource under the API's tenancy: its unique sets are unique
- * within a tenant (the tenant's field first, so the index serves the tenant's lookups too), and
- * the tenant's field is indexed.
- */
-export function scopedSchema(schema: CollectionSchema, tenancy: Tenancy | undefined): CollectionSchema {
-  const field = tenancy?.field;
-  if (field === undefined || !schema.attributes.some((attribute) => attribute.name === field)) return schema;
-  return {
-    ...schema,
-    indexed: schema.indexed.includes(field) ? schema.indexed : [field, ...schema.indexed],
-    ...(schema.unique ? { unique: schema.unique.map((set) => (set.includes(field) ? set : [field, ...set])) } : {}),
-  };
-}
 
 /** The input rules of create and update with the fields the server sets from the principal read-only. */
 function withServerSet(compiled: CompiledResource, serverSet: readonly string[]): MountedResource['inputs'] {

@@ -161,6 +161,13 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * A taken value is a 422 `is already taken` on the attribute (the last one of a set). `null`s never collide.
    */
   unique?: readonly (FieldOf<M> | readonly FieldOf<M>[])[];
+  /**
+   * Indexes of several attributes, each its keys in order, `-` for descending:
+   * `[['authorId', '-year', 'id']]` serves `filter[authorId]=…&sort=-year` from the index alone.
+   * The SQL stores create them (and compare them at start); every filtered or sorted attribute
+   * already gets `(attribute, id)` unless it is a string longer than 500 characters.
+   */
+  indexes?: readonly (readonly (FieldOf<M> | `-${FieldOf<M>}`)[])[];
   /** Values a create that leaves an attribute out gets (the attribute then is not required). */
   defaults?: { [K in keyof M]?: Scalar };
   /** Relations to other resources, by the name `include=` uses: `{ author: belongsTo(Author, { foreignKey: 'authorId' }) }`. */

@@ -1,9 +1,13 @@
 import { convertValue } from '../schema/convert.js';
-import type { AttributeSchema, Id, Scalar } from '../schema/types.js';
-import type { Collection, StoredRecord } from '../store/store.js';
+import type { AttributeSchema, Scalar } from '../schema/types.js';
 
-/** What the server sets on the writes of a resource, whoever writes (an action or a hook). */
-export interface ServerValues {
+/**
+ * What the server sets on the writes of a resource, whoever writes (an action, a hook, a raw
+ * store transaction). The stores set it, from the schema's attributes (`timestamp`, `default`,
+ * a uuid `id`: see `serverValues` in `@resourcery/core/store`); the core reads it for the
+ * OpenAPI document and to leave unchanged fields out of an update.
+ */
+export interface ResourceServerValues {
   /** Whether ids are uuids the server assigns. */
   readonly uuid: boolean;
   readonly createdAt?: string;
@@ -31,21 +35,24 @@ export function serverValuesOf(name: string, options: TimestampOptions, inferred
       throw new TypeError(`defineResource(${name}): ${field} is a timestamp, so it must be a date-time (got ${type})`);
     }
   }
-  return { uuid: inferred[0]?.type === 'uuid', createdAt, updatedAt, timestamps, defaults: {} } as ServerValues;
+  return { uuid: inferred[0]?.type === 'uuid', createdAt, updatedAt, timestamps, defaults: {} } as ResourceServerValues;
 }
 
 /**
- * The attributes with the timestamps (date-time, never null) and each declared default, checked
- * against its attribute and put in canonical form.
+ * The attributes with the timestamps (date-time, never null, marked for the store to set) and
+ * each declared default, checked against its attribute and put in canonical form.
  */
 export function withModelAttributes(
   name: string,
   inferred: readonly AttributeSchema[],
-  server: ServerValues,
+  server: ResourceServerValues,
   declaredDefaults: Readonly<Record<string, unknown>> | undefined,
 ): AttributeSchema[] {
   const list = inferred.filter((attribute) => !server.timestamps.includes(attribute.name));
-  for (const field of server.timestamps) list.push({ name: field, type: 'date-time', nullable: false });
+  for (const field of server.timestamps) {
+    const timestamp = field === server.createdAt ? 'create' : 'update';
+    list.push({ name: field, type: 'date-time', nullable: false, timestamp });
+  }
   const defaults = server.defaults as Record<string, Scalar>;
   for (const [field, value] of Object.entries(declaredDefaults ?? {})) {
     const index = list.findIndex((attribute) => attribute.name === field);
@@ -65,48 +72,4 @@ export function withModelAttributes(
     list[index] = { ...attribute, default: canonical };
   }
   return list;
-}
-
-/** The current time as every store keeps it: UTC with milliseconds. */
-function now(): string {
-  return new Date().toISOString();
-}
-
-/** The values of a create, with the server's: a new uuid, the timestamps, the defaults. */
-export function createValues(server: ServerValues, values: Readonly<Partial<StoredRecord>>): Partial<StoredRecord> {
-  const filled: Partial<StoredRecord> = { ...values };
-  for (const [field, value] of Object.entries(server.defaults)) if (filled[field] === undefined) filled[field] = value;
-  if (server.uuid && filled.id === undefined) filled.id = crypto.randomUUID();
-  const time = server.timestamps.length > 0 ? now() : undefined;
-  for (const field of server.timestamps) filled[field] = time;
-  return filled;
-}
-
-/** The changes of an update, with a new `updatedAt` when they change something. */
-export function updateValues(server: ServerValues, changes: Readonly<Partial<StoredRecord>>): Partial<StoredRecord> {
-  if (!server.updatedAt || Object.keys(changes).length === 0) return changes;
-  return { ...changes, [server.updatedAt]: now() };
-}
-
-/** Whether a resource's writes need {@link withServerValues}. */
-export function setsValues(server: ServerValues): boolean {
-  return server.uuid || server.timestamps.length > 0 || Object.keys(server.defaults).length > 0;
-}
-
-/**
- * A collection that adds the server's values to every create and update, so that an action, a
- * step and a hook writing through `ctx.collectionOf()` store the same thing.
- */
-export function withServerValues(collection: Collection, server: ServerValues): Collection {
-  if (!setsValues(server)) return collection;
-  const wrapped: Collection = {
-    schema: collection.schema,
-    list: (query) => collection.list(query),
-    find: (id: Id, where) => collection.find(id, where),
-    create: (values) => collection.create(createValues(server, values)),
-    update: (id: Id, changes, where) => collection.update(id, updateValues(server, changes), where),
-    destroy: (id: Id, where) => collection.destroy(id, where),
-    transaction: (work) => collection.transaction((inner) => work(withServerValues(inner, server))),
-  };
-  return wrapped;
 }

@@ -41,6 +41,12 @@ export interface AttributeSchema {
   readonly precision?: number;
   /** The value a create that leaves the attribute out gets (also the column's SQL `DEFAULT`). */
   readonly default?: Scalar;
+  /**
+   * A `date-time` the store sets itself (see `serverValues`): `'create'`, the time of the create
+   * (`createdAt`); `'update'`, the time of the create and of every update that changes something
+   * (`updatedAt`). A value the write gives is kept.
+   */
+  readonly timestamp?: 'create' | 'update';
 }
 
 /** What happens to the records referring to a record that is destroyed. */
@@ -54,14 +60,29 @@ export interface ForeignKey {
   readonly onDelete: OnDelete;
 }
 
+/** One key of an index: an attribute, in ascending or descending order. */
+export interface IndexKey {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
 /** What a store knows about one resource's records. */
 export interface CollectionSchema {
   /** Table / collection name, e.g. `books`. */
   readonly name: string;
   /** Every attribute, `id` first (its type is `integer` or `uuid`). */
   readonly attributes: readonly AttributeSchema[];
-  /** Attributes that are filtered or sorted on (stores may index them). */
+  /**
+   * Attributes that are filtered or sorted on and short enough to index whole (stores may index
+   * each as `(field, id)`): no JSON, and no string that may be longer than 500 characters.
+   */
   readonly indexed: readonly string[];
+  /**
+   * Indexes the resource declares, each its keys in order: `indexes: [['authorId', '-year', 'id']]`
+   * is `[[{ field: 'authorId', direction: 'asc' }, { field: 'year', direction: 'desc' }, …]]`.
+   * Stores may create them (the SQL stores do; the memory store needs none).
+   */
+  readonly indexes?: readonly (readonly IndexKey[])[];
   /**
    * Sets of attributes whose values no two records share (`[['isbn'], ['authorId', 'title']]`).
    * A set with a `null` among its values never collides, as in SQL.

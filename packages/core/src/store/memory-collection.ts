@@ -5,6 +5,7 @@ import { listPage } from './memory-list.js';
 import { MemoryTable, type Tables, type Undo } from './memory-table.js';
 import type { Collection, Condition, ListQuery, ListResult, StoredRecord } from './store.js';
 import { ConstraintViolation } from './store-errors.js';
+import { type ServerValues, serverValues } from './write-values.js';
 
 /** A non-id attribute as `create` fills it: the value when absent, and whether it is JSON (copied). */
 interface Field {
@@ -26,6 +27,8 @@ function plainCopy(record: StoredRecord): StoredRecord {
 export class MemoryCollection extends MemoryTable implements Collection {
   private readonly fields: readonly Field[];
   private readonly uuid: boolean;
+  /** A uuid id, timestamps and defaults, added to every write whoever makes it. */
+  private readonly server: ServerValues;
   /** Whether creates and updates have unique sets or foreign keys to check. */
   private readonly constrained: boolean;
   private readonly jsons: ReadonlySet<string>;
@@ -38,6 +41,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
     const attributes = schema.attributes.filter((attribute) => attribute.name !== 'id');
     this.fields = attributes.map((a) => ({ name: a.name, absent: a.default ?? null, json: a.type === 'json' }));
     this.uuid = schema.attributes[0]?.type === 'uuid';
+    this.server = serverValues(schema);
     this.constrained = (schema.unique?.length ?? 0) > 0 || (schema.references?.length ?? 0) > 0;
     const jsons = attributes.filter((a) => a.type === 'json').map((a) => a.name);
     this.jsons = new Set(jsons);
@@ -66,11 +70,12 @@ export class MemoryCollection extends MemoryTable implements Collection {
     return record && this.matches(record, where) ? this.copy(record) : undefined;
   }
 
-  /** Integer ids are assigned (1, 2, 3...; never reused); a uuid id comes in `values.id`. */
-  async create(values: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
+  /** Integer ids are assigned (1, 2, 3...; never reused); a uuid id is made unless `values.id` gives one. */
+  async create(given: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
+    const values = this.server.create(given);
     const id = this.uuid ? values.id : this.lastId + 1;
     if (this.uuid) {
-      if (typeof id !== 'string') throw new TypeError(`${this.schema.name}: a uuid id comes with the values`);
+      if (typeof id !== 'string') throw new TypeError(`${this.schema.name}: a uuid id is a string`);
       if (this.records.has(id)) throw new ConstraintViolation('unique', 'id');
     }
     const record: StoredRecord = { id: id as Id };
@@ -90,12 +95,13 @@ export class MemoryCollection extends MemoryTable implements Collection {
 
   async update(
     id: Id,
-    changes: Readonly<Partial<StoredRecord>>,
+    given: Readonly<Partial<StoredRecord>>,
     where: readonly Condition[],
     log?: Undo[],
   ): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
     if (!record || !this.matches(record, where)) return undefined;
+    const changes = this.server.update(given);
     if (this.constrained) {
       checkUnique(this, changes, record);
       checkReferences(this.tables, this, changes, record, id);

@@ -65,11 +65,13 @@ export interface ListResult<R = StoredRecord> {
  * resource's scope (e.g. "owned by the current user"): a record outside it is "not found".
  *
  * Implementations must satisfy the shared store suite (`@resourcery/testing`):
- * integer ids start at 1, increase and are never reused (a uuid id comes with the values of
- * `create`); strings compare by code point and case-sensitively, decimals numerically; `null`
- * sorts before every value in ascending order; `update` writes only the fields it is given;
- * the schema's `unique` sets and `references` are enforced, breaking one throws a
- * `ConstraintViolation`.
+ * integer ids start at 1, increase and are never reused (a uuid id is made by the store when
+ * `create` gives none); writes get the server's values of `serverValues` (uuid ids,
+ * timestamps, defaults) through whatever path they come, a raw `store.transaction` included;
+ * strings compare by code point and case-sensitively, decimals numerically; `null` sorts before
+ * every value in ascending order; `update` writes only the fields it is given (and the
+ * `updatedAt` it sets); the schema's `unique` sets and `references` are enforced, breaking one
+ * throws a `ConstraintViolation`.
  *
  * @example
  * ```ts
@@ -85,13 +87,15 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   /** The record with this id that also matches `where`, or `undefined` (show, update, destroy). */
   find(id: Id, where: readonly Condition[]): Promise<R | undefined>;
   /**
-   * Stores a new record and answers it. The store assigns an integer id; a uuid id comes with
-   * the values (the core makes it). Attributes left out get their `default`, else `null`.
+   * Stores a new record and answers it. The store assigns an integer id, or a new uuid when the
+   * id is a uuid and the values give none. Attributes left out get their `default`, else `null`;
+   * timestamp attributes left out get the current time (see `serverValues`).
    */
   create(values: Readonly<Partial<R>>): Promise<R>;
   /**
    * Writes exactly the given fields of the record with this id if it matches `where`, in one
-   * atomic step (no read-modify-write). Answers the whole record after the change, or
+   * atomic step (no read-modify-write), and the current time in its `timestamp: 'update'`
+   * attribute when at least one field is given. Answers the whole record after the change, or
    * `undefined` when there is no such record.
    */
   update(id: Id, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;

@@ -18,11 +18,28 @@ export interface ConnectionOptions {
   /** Most connections each pool opens (PostgreSQL, MySQL/MariaDB). Default: 10. */
   readonly poolSize?: number;
   /**
-   * How long to wait for a new connection before the request fails with 503 (PostgreSQL,
-   * MySQL/MariaDB). Default: 5000 ms.
+   * How long a request waits for a connection (a free one of the pool, or a new one) before it
+   * fails with 503 (PostgreSQL, MySQL/MariaDB). Default: 5000 ms.
    */
   readonly connectTimeoutMs?: number;
-  /** SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. */
+  /**
+   * How long a statement waits for a lock another connection holds (a row being updated, a
+   * locked table) before it fails with 503 (PostgreSQL `lock_timeout`; MySQL/MariaDB
+   * `innodb_lock_wait_timeout` and `lock_wait_timeout`, in whole seconds, rounded up). Default:
+   * 5000 ms. SQLite's is `busyTimeoutMs`.
+   *
+   * @example
+   * ```ts
+   * sqlStore('postgres://app@db/books', { connectTimeoutMs: 2000, lockTimeoutMs: 2000 });
+   * ```
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms.
+   * The store's own database waits on a timer (the statement is tried again, from 1 ms to 100 ms
+   * apart), so other requests are served meanwhile; transactions take the write lock when they
+   * begin (`BEGIN IMMEDIATE`).
+   */
   readonly busyTimeoutMs?: number;
   /**
    * SQLite (WAL mode): when a commit reaches the disk. `'full'` (the default) flushes the log at
@@ -67,12 +84,46 @@ export interface ConstraintFailure {
   readonly key?: readonly string[];
 }
 
-/** One index of a table: its name and its key, quoted and ready for SQL (`"name", "id"`). */
+/** One column of an index key, in the order the index keeps it. */
+export interface IndexColumn {
+  readonly column: string;
+  readonly descending: boolean;
+}
+
+/** One index of a table: its name, its key (quoted and ready for SQL: `"name", "id"`) and its columns. */
 export interface TableIndex {
   readonly name: string;
   readonly key: string;
+  readonly columns: readonly IndexColumn[];
   /** Whether no two rows may share the key (a unique set of the schema). */
   readonly unique?: boolean;
+}
+
+/** One index of an existing table, as the database's catalog describes it. */
+export interface CatalogIndex {
+  readonly name: string;
+  /** Its key columns in order (`''` for an expression), and whether only a prefix of a string is kept (MySQL indexes TEXT that way). */
+  readonly columns: readonly (IndexColumn & { readonly prefix?: boolean })[];
+  readonly unique: boolean;
+  /** Whether it covers only some rows (a `WHERE`) or holds an expression: it serves no key of the store's. */
+  readonly partial: boolean;
+}
+
+/** One foreign key of an existing table, as the database's catalog describes it. */
+export interface CatalogForeignKey {
+  readonly name: string;
+  readonly column: string;
+  readonly table: string;
+  /** The referenced column. */
+  readonly references: string;
+  /** The catalog's rule, lowercase: `restrict`, `no action`, `cascade`, `set null`, `set default`. */
+  readonly onDelete: string;
+}
+
+/** The keys of an existing table: its indexes (the primary key aside) and foreign keys. */
+export interface CatalogKeys {
+  readonly indexes: readonly CatalogIndex[];
+  readonly foreignKeys: readonly CatalogForeignKey[];
 }
 
 /** One column of an existing table, as the database's catalog describes it. */
@@ -137,6 +188,8 @@ export interface SqlDialectSpec {
   createTable(table: string, columns: readonly string[], indexes: readonly TableIndex[]): string[];
   /** The columns of a table as the catalog describes them, none when the table does not exist. */
   describeColumns(db: Db, table: string): Promise<CatalogColumn[]>;
+  /** The indexes and foreign keys of a table as the catalog describes them (for the drift check). */
+  describeKeys(db: Db, table: string): Promise<CatalogKeys>;
   /** Statements every connection needs before the store uses it (SQLite: `PRAGMA foreign_keys = ON`). */
   prepareConnection(db: Db): Promise<void>;
 
@@ -144,6 +197,11 @@ export interface SqlDialectSpec {
   readonly supportsReturning: boolean;
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
+  /**
+   * Whether a per-group list (a has-many `include`) joins each group's first records with
+   * `CROSS JOIN LATERAL`; else it reads them with one `UNION ALL` of a query per group.
+   */
+  readonly lateralJoins: boolean;
   /**
    * Whether `null` sorts before every value ascending (and after descending) without being told;
    * when not, ORDER BY and nullable index keys say `NULLS FIRST` / `NULLS LAST`.

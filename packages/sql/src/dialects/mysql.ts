@@ -1,6 +1,8 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
-import { type Kysely, MysqlAdapter, MysqlDialect, type MysqlPool, sql } from 'kysely';
-import type { CatalogColumn, ConnectionOptions, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { CompiledQuery, type Kysely, MysqlAdapter, MysqlDialect, sql } from 'kysely';
+import type { CatalogColumn, SqlDialect, SqlDialectSpec } from './dialect.js';
+import { describeMysqlKeys } from './mysql-catalog.js';
+import { openMysql, POOL_TIMEOUT, sessionSettings } from './mysql-pool.js';
 import { firstGroup, likeContains } from './shared.js';
 
 /**
@@ -17,6 +19,7 @@ const PREFIX_CHARS = 255;
  * told to retry.
  */
 const UNAVAILABLE = new Set([
+  POOL_TIMEOUT,
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
@@ -47,24 +50,6 @@ const KINDS: Record<string, ConstraintKind> = {
 
 /** A uuid column: ASCII compared byte by byte (MariaDB's UUID type sorts in another order). */
 const UUID_COLUMN = 'CHAR(36) CHARACTER SET ascii COLLATE ascii_bin';
-
-async function openMysql(url: string, options: ConnectionOptions): Promise<MysqlPool> {
-  const mysql2 = await import('mysql2');
-  const createPool = mysql2.createPool ?? (mysql2 as unknown as { default: typeof mysql2 }).default.createPool;
-  // mysql2 drops a connection from its pool when it fails; new ones are made on demand.
-  return createPool({
-    uri: url,
-    connectionLimit: options.poolSize ?? 10,
-    connectTimeout: options.connectTimeoutMs ?? 5000,
-    charset: 'utf8mb4',
-    enableKeepAlive: true,
-    // DATETIME and DATE as their text, never a Date in the machine's time zone; JSON as text,
-    // parsed by the store (MariaDB's and MySQL's alike).
-    dateStrings: true,
-    timezone: 'Z',
-    jsonStrings: true,
-  }) as unknown as MysqlPool;
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 async function describeColumns(db: Kysely<any>, table: string) {
@@ -115,7 +100,13 @@ function isText(attribute: AttributeSchema): boolean {
 function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
   const dialect: SqlDialectSpec = {
     name,
-    createKyselyDialect: (url, options) => new MysqlDialect({ pool: () => openMysql(url, options) }),
+    createKyselyDialect: (url, options) =>
+      new MysqlDialect({
+        pool: () => openMysql(url, options),
+        onCreateConnection: async (connection) => {
+          await connection.executeQuery(CompiledQuery.raw(sessionSettings(options)));
+        },
+      }),
     recognizes: (adapter) => adapter instanceof MysqlAdapter,
     serverDialect: askServer,
 
@@ -166,6 +157,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
       json: /^(json|longtext|mediumtext|text)$/,
     },
     describeColumns,
+    describeKeys: describeMysqlKeys,
     prepareConnection: async () => {},
     indexColumn: (attribute) =>
       attribute.type === 'string' && isText(attribute)
@@ -184,6 +176,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
 
     supportsReturning: false,
     supportsTransactionalDdl: false,
+    lateralJoins: false, // MariaDB has none (MySQL has it since 8.0.14): both take the UNION ALL
     nullsSortFirst: true,
     nativeBooleans: false,
     dateTimeParameter: (canonical) => canonical.slice(0, 23).replace('T', ' '),

@@ -1,6 +1,7 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import { describePostgresKeys } from './postgres-catalog.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
 import { preparePostgresStatements, queryDirectly } from './statements.js';
 
@@ -11,10 +12,11 @@ const keepText = (value: string) => value;
 /**
  * SQLSTATEs that say the server cannot serve right now: connection exceptions (08), shutting
  * down or starting (57P01-57P03), insufficient resources such as too many connections or a full
- * disk (53), authentication (28), a dropped database (3D000), and serialization failures and
- * deadlocks (40001, 40P01), after which the client is told to retry.
+ * disk (53), authentication (28), a dropped database (3D000), serialization failures and
+ * deadlocks (40001, 40P01), and a lock not obtained within `lock_timeout` (55P03), after which
+ * the client is told to retry.
  */
-const UNAVAILABLE = /^(08...|57P0[123]|53...|28...|3D000|40001|40P01)$/;
+const UNAVAILABLE = /^(08...|57P0[123]|53...|28...|3D000|40001|40P01|55P03)$/;
 
 /** pg's own connection failures, which carry no code. */
 const UNAVAILABLE_MESSAGES =
@@ -35,7 +37,11 @@ async function openPostgres(url: string, options: ConnectionOptions) {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Bounds the wait for a free connection of the pool too, not only the connect.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // A statement waiting for a lock (a row another transaction updates, a locked table) fails
+    // with 55P03 after this, a 503, instead of holding its request and its connection.
+    lock_timeout: options.lockTimeoutMs ?? 5000,
     // `DATE` stays `YYYY-MM-DD` text, whatever the machine's time zone. Set on this pool only, so
     // that the application's own pg code keeps pg's global parsers.
     types: {
@@ -139,10 +145,12 @@ export const postgres: SqlDialectSpec = {
     json: /^(json|jsonb|text)$/,
   },
   describeColumns,
+  describeKeys: describePostgresKeys,
   prepareConnection: async () => {},
 
   supportsReturning: true,
   supportsTransactionalDdl: true,
+  lateralJoins: true,
   nullsSortFirst: false, // PostgreSQL puts nulls last ascending
   nativeBooleans: true,
   dateTimeParameter: (canonical) => canonical, // timestamptz reads the zone

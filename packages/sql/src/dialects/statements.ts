@@ -10,6 +10,7 @@ const MAX_STATEMENTS = 500;
 
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import { type GroupedDatabase, writeTogether } from './group-commit.js';
+import { isBusy } from './sqlite-busy.js';
 
 /** The part of better-sqlite3's `Database` that is cached. */
 interface SqliteDatabase {
@@ -26,8 +27,8 @@ interface DirectDatabase extends GroupedDatabase {
   };
 }
 
-/** The SQLite databases the store opened itself, by the adapter of their Kysely dialect. */
-const direct = new WeakMap<DialectAdapter, DirectDatabase>();
+/** The SQLite databases the store opened itself (and how long a statement may wait for a lock), by the adapter of their Kysely dialect. */
+const direct = new WeakMap<DialectAdapter, { readonly database: DirectDatabase; readonly waitMs: number }>();
 
 /** The part of pg's `Pool` that runs statements without Kysely. */
 interface DirectPool {
@@ -67,15 +68,31 @@ async function onPool<Row>(pool: DirectPool, statement: CompiledQuery): Promise<
 
 /**
  * Lets {@link execute} run statements of Kysely instances with this adapter on `database`
- * directly (only the store's own SQLite dialect registers).
+ * directly (only the store's own SQLite dialect registers), a statement waiting at most `waitMs`
+ * for another process's lock (tried again on a timer: see `sqlite-busy.ts`).
  *
  * @example
  * ```ts
- * runDirectly(adapter, reuseSqliteStatements(new Database('books.sqlite')));
+ * runDirectly(adapter, reuseSqliteStatements(new Database('books.sqlite', { timeout: 0 })), 5000);
  * ```
  */
-export function runDirectly(adapter: DialectAdapter, database: DirectDatabase): void {
-  direct.set(adapter, database);
+export function runDirectly(adapter: DialectAdapter, database: DirectDatabase, waitMs: number): void {
+  direct.set(adapter, { database, waitMs });
+}
+
+/** A read on the store's own SQLite database, through Kysely only when it must wait for a lock. */
+function read<Row>(
+  db: Kysely<unknown>,
+  prepared: ReturnType<DirectDatabase['prepare']>,
+  statement: CompiledQuery,
+): QueryResult<Row> | Promise<QueryResult<Row>> {
+  try {
+    return { rows: prepared.all(statement.parameters) as Row[] };
+  } catch (error) {
+    // Rare in WAL mode (a log being recovered): Kysely's driver waits for the lock on a timer.
+    if (isBusy(error)) return db.executeQuery<Row>(statement);
+    throw error;
+  }
 }
 
 /**
@@ -83,7 +100,8 @@ export function runDirectly(adapter: DialectAdapter, database: DirectDatabase): 
  * transaction open it runs there and then: better-sqlite3 is synchronous, so nothing can come
  * between, and Kysely's lock of the one connection (a few promise turns per query) is only
  * needed to keep other statements out of an open transaction; a write is committed with the
- * other writes of this turn of the event loop ({@link writeTogether}). Outside a transaction on
+ * other writes of this turn of the event loop ({@link writeTogether}). A statement that meets
+ * another process's lock is tried again on a timer, never waited for on the event loop. Outside a transaction on
  * the store's own PostgreSQL pool, it runs on a connection of the pool as Kysely would, without
  * Kysely's layers around it (a few µs of CPU per query). Otherwise Kysely runs it.
  *
@@ -97,11 +115,19 @@ export function execute<Row>(
   statement: CompiledQuery,
 ): QueryResult<Row> | Promise<QueryResult<Row>> {
   const { adapter } = db.getExecutor();
-  const database = direct.get(adapter);
-  if (database?.open && !database.inTransaction) {
-    const prepared = database.prepare(statement.sql);
-    if (prepared.reader && prepared.readonly) return { rows: prepared.all(statement.parameters) as Row[] };
-    if (prepared.reader) return writeTogether(database, prepared, db, statement);
+  const sqlite = direct.get(adapter);
+  const database = sqlite?.database;
+  if (sqlite && database?.open && !database.inTransaction) {
+    let prepared: ReturnType<DirectDatabase['prepare']>;
+    try {
+      prepared = database.prepare(statement.sql);
+    } catch (error) {
+      // The schema could not be read for another process's lock: Kysely's driver waits for it.
+      if (isBusy(error)) return db.executeQuery<Row>(statement);
+      throw error;
+    }
+    if (prepared.reader && prepared.readonly) return read<Row>(db, prepared, statement);
+    if (prepared.reader) return writeTogether(database, prepared, db, statement, sqlite.waitMs);
   }
   const pool = pools.get(adapter);
   if (pool && !pool.ending && !db.isTransaction) return onPool<Row>(pool, statement);

@@ -64,11 +64,12 @@ export function serverAvailable(name: ServerName): boolean {
 }
 
 /**
- * Wraps a provider so that `close` first drops the tables its collections created: test runs on
- * a shared server leave nothing behind.
+ * Wraps a provider so that `close` first drops the tables its collections created (and its table
+ * of secrets): test runs on a shared server leave nothing behind.
  */
 export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): SqlStoreProvider {
-  const tables = new Set<string>();
+  // The store's own table of secrets too, made if something asked for one (`secret(name)`).
+  const tables = new Set<string>([`${tablePrefix}resourcery_secrets`]);
   return Object.assign(Object.create(provider) as SqlStoreProvider, {
     collection(schema: CollectionSchema) {
       tables.add(`${tablePrefix}${schema.name}`);

@@ -1,7 +1,7 @@
 import type { ListQuery } from '@resourcery/core/store';
 import { expect } from 'vitest';
-import { ids, orderBy, where } from './fixtures.js';
-import { addBook, type Library, libraryGroup } from './library.js';
+import { ids, op, orderBy, where } from './fixtures.js';
+import { addBook, type Library, libraryGroup, uuid } from './library.js';
 
 /**
  * Authors 1 (no book), 2 (books 2 and 5) and 3 (books 1, 3, 4, 6 and 7), created interleaved,
@@ -71,6 +71,95 @@ export const perGroupCases = libraryGroup('per group', {
     expect([ids(everyAuthor.records), everyAuthor.total]).toEqual([[7, 6, 5, 2], 4]);
     const cheap = await perAuthor(db, 2, ['id'], { where: [where('authorId', 2, 3), where('price', '5.00', '1.00')] });
     expect(ids(cheap.records)).toEqual([3, 5]);
+  },
+
+  'a null among the listed values is one group of its own': async (db) => {
+    await seedShelves(db);
+    for (const bookId of [null, 1, null, null, 1, null, 2]) await db.awards.create({ name: 'Prize', bookId });
+    const listed = (...values: (number | null)[]) =>
+      db.awards.list({
+        where: [where('bookId', ...values)],
+        order: orderBy('id'),
+        limit: 100,
+        offset: 0,
+        count: true,
+        perGroup: { field: 'bookId', limit: 2 },
+      });
+    const all = await listed(2, null, 1);
+    expect([ids(all.records), all.total]).toEqual([[1, 2, 3, 5, 7], 5]);
+    expect(ids((await listed(null)).records)).toEqual([1, 3]);
+    expect(ids((await listed(null, 3)).records)).toEqual([1, 3]);
+  },
+
+  'uuid values, groups of unequal sizes and a group without records': async (db) => {
+    await seedShelves(db);
+    const [r1, r2, r3, none] = [uuid('a1'), uuid('b2'), uuid('c3'), uuid('d4')];
+    for (const [id, bookId] of [
+      [r1, 1],
+      [r2, 1],
+      [r3, 2],
+    ] as const) {
+      await db.reviews.create({ id, bookId, rating: 3 });
+    }
+    // Votes 1 to 6: r1 has 1, 3, 4 and 6; r2 has 2; r3 has 5.
+    for (const reviewId of [r1, r2, r1, r1, r3, r1]) await db.votes.create({ reviewId, up: true });
+    const votes = await db.votes.list({
+      where: [where('reviewId', r3, none, r1, r2)],
+      order: orderBy('-id'),
+      limit: 100,
+      offset: 0,
+      count: true,
+      perGroup: { field: 'reviewId', limit: 2 },
+    });
+    expect([ids(votes.records), votes.total]).toEqual([[6, 5, 4, 2], 4]);
+  },
+
+  'other conditions, select and the order apply within each listed group': async (db) => {
+    await seedShelves(db);
+    const cheapest = (authors: [number, number], price: string) =>
+      db.books.list({
+        where: [where('authorId', ...authors), op('price', 'gte', price)],
+        order: orderBy('-price', 'id'),
+        limit: 100,
+        offset: 0,
+        count: true,
+        perGroup: { field: 'authorId', limit: 2 },
+        select: ['price'],
+      });
+    const books = await cheapest([3, 2], '5.00');
+    expect(books).toStrictEqual({
+      records: [
+        { id: 4, price: '100.00' },
+        { id: 1, price: '50.00' },
+        { id: 2, price: '20.00' },
+      ],
+      total: 3,
+    });
+    // The same query with other values (a store may keep its statement): the same rules.
+    expect(await cheapest([2, 1], '1.00')).toStrictEqual({
+      records: [
+        { id: 2, price: '20.00' },
+        { id: 5, price: '1.00' },
+      ],
+      total: 2,
+    });
+  },
+
+  'a value listed twice counts once; after and offset page through the listed groups': async (db) => {
+    await seedShelves(db);
+    const page = (extra: Partial<ListQuery>) =>
+      perAuthor(db, 3, ['id'], { where: [where('authorId', 3, 3, 2)], ...extra });
+    expect(ids((await page({})).records)).toEqual([1, 2, 3, 4, 5]);
+    expect(ids((await page({ after: [3] })).records)).toEqual([4, 5]);
+    const second = await page({ limit: 2, offset: 2, count: true });
+    expect([ids(second.records), second.total]).toEqual([[3, 4], 5]);
+  },
+
+  'many listed values, most without records': async (db) => {
+    await seedShelves(db);
+    const many = Array.from({ length: 250 }, (_, i) => 250 - i);
+    const books = await perAuthor(db, 3, ['-id'], { where: [where('authorId', ...many)], count: true });
+    expect([ids(books.records), books.total]).toEqual([[7, 6, 5, 4, 2], 5]);
   },
 
   'null is one group of its own': async (db) => {
