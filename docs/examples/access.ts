@@ -2,7 +2,7 @@
 // organization, three roles, a field only admins read, a field only admins change, comments
 // their authors own, and issues archived instead of destroyed.
 import { bearerJwt, belongsTo, createApi, defineResource, type Store } from '@resourcery/core';
-import { IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsEmail, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
 declare module '@resourcery/core' {
   interface Register {

@@ -23,9 +23,9 @@ describe('the typed client (docs/client.md)', () => {
   });
 
   it('sends the headers of a function per request', async () => {
-    const token = vi.fn(async () => 'secret');
-    await withSession({ token }, target.baseUrl);
-    expect(token).toHaveBeenCalledOnce();
+    const language = vi.fn(async () => 'fr');
+    await withSession({ language }, target.baseUrl);
+    expect(language).toHaveBeenCalledOnce();
     expect(handWritten.url).toBe('/api/books');
   });
 

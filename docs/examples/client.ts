@@ -27,12 +27,12 @@ export async function tour(baseUrl = 'http://localhost:3000/api') {
 type Books = ResourceType<{ name: string; author: string }, 'book'>;
 export const handWritten = resourceClient<Books>({ baseUrl: '/api', name: 'book' });
 
-/** Headers for every request from a function (a fresh token each time), and a signal for one call. */
-export async function withSession(session: { token(): Promise<string> }, baseUrl = '/api') {
+/** Headers for every request from a function (called per request), and a signal for one call. */
+export async function withSession(session: { language(): Promise<string> }, baseUrl = '/api') {
   const client = resourceClient<typeof books>({
     baseUrl,
     name: 'book',
-    headers: async () => ({ authorization: `Bearer ${await session.token()}` }),
+    headers: async () => ({ 'accept-language': await session.language() }),
   });
   const controller = new AbortController();
   await client.index({ sort: '-id' }, { signal: controller.signal });

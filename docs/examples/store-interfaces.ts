@@ -53,5 +53,5 @@ export interface Store {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>; // over every collection
   init?(schemas: readonly CollectionSchema[]): Promise<void>; // before serving; again after a failure
   close?(): Promise<void>;
-  secret?(name: string): Promise<string>; // a random secret, the same for every process of the store
+  secret?(name: string): Promise<string>; // the same random value for every process (see "Secrets")
 }

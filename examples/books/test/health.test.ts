@@ -85,6 +85,7 @@ describe('health probes', () => {
     const hanging: Store = {
       collection: (schema) => ({ ...memory.collection(schema), list: () => new Promise(() => {}) }),
       transaction: (work) => memory.transaction(work),
+      secret: (name) => memory.secret(name),
     };
     const app = await serve(hanging, 100);
     try {

@@ -96,6 +96,7 @@ function failingStore(error: () => Error): Store {
   };
   return {
     transaction: fail,
+    secret: fail,
     collection: (schema): Collection => ({
       schema,
       list: fail,

@@ -9,6 +9,7 @@ import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { notes } from '../../../docs/examples/notes-hooks.js';
 import { bearerOpenApi, books as ownedBooks } from '../../../docs/examples/owned-books.js';
+import { accessApi } from '../../../test-support/access-resources.js';
 import { library } from '../../../test-support/library-resources.js';
 import { createApp } from '../src/app.js';
 
@@ -101,6 +102,18 @@ describe('redocly lint (recommended-strict)', () => {
     expect(parameters('/events')).toEqual(expect.arrayContaining(['filter[on][gte]', 'after', 'per_page', 'count']));
     expect(parameters('/events')).not.toContain('page');
     expect(await lint('library', document)).toEqual([]);
+  }, 60_000);
+
+  it('finds nothing in the document of an API with authenticate, tenancy, field rules and an archive', async () => {
+    const document = openApiDocument(accessApi.resources, {
+      ...accessApi,
+      title: 'Tracker',
+      version: '1.0.0',
+      basePath: '/api',
+      license: { name: 'MIT', identifier: 'MIT' },
+    });
+    expect(document.components.securitySchemes).toHaveProperty('bearer');
+    expect(await lint('access', document)).toEqual([]);
   }, 60_000);
 
   it('finds nothing in the document of a read-only resource', async () => {

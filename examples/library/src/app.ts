@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Store } from '@resourcery/core';
+import type { ApiOptions, Store } from '@resourcery/core';
 import { unknownPathResponse } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
@@ -7,13 +7,17 @@ import { resources } from './resources.js';
 
 /**
  * The library API (authors, books, reviews) on an Express app, under `/api`: relations with
- * `include=`, timestamps, a unique ISBN, decimal prices, uuid review ids.
+ * `include=`, timestamps, a unique ISBN, decimal prices, uuid review ids. `more` resources are
+ * mounted beside them (the conformance suite adds one with a `json` attribute).
  */
-export function createApp(store: Store): Express & { ready(): Promise<void>; close(): Promise<void> } {
+export function createApp(
+  store: Store,
+  more: ApiOptions['resources'] = [],
+): Express & { ready(): Promise<void>; close(): Promise<void> } {
   const app = express();
   app.disable('x-powered-by');
   const api = resourcery({
-    resources,
+    resources: [...resources, ...more],
     store,
     openapi: { title: 'Library API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },
   });

@@ -13,7 +13,7 @@ import type { CallOptions, ClientRecord, ModelOf, ResourceLike } from './types.j
  *
  * @example
  * ```ts
- * const options: ClientOptions<typeof books> = { baseUrl: '/api', name: 'book', headers: { authorization } };
+ * const options: ClientOptions<typeof books> = { baseUrl: '/api', name: 'book', token: () => session.token() };
  * ```
  */
 export type ClientOptions<R extends ResourceLike> = {
@@ -25,8 +25,13 @@ export type ClientOptions<R extends ResourceLike> = {
   path?: string;
   /** The `fetch` to use (to add credentials, retries or logging); defaults to the global one. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
-  /** Headers sent with every request, or a function answering them (e.g. a fresh token). */
+  /** Headers sent with every request, or a function answering them. */
   headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /**
+   * The bearer token, sent as `Authorization: Bearer <token>` with every request, or a function
+   * answering it, called per request (so a refreshed token is used); `undefined` or `''` sends none.
+   */
+  token?: string | (() => string | undefined | Promise<string | undefined>);
 } & (string extends R['plural'] ? { plural?: string } : { plural: R['plural'] });
 
 /**
@@ -160,6 +165,8 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     const ifNoneMatch = tagOf(call.ifNoneMatch);
     const shared = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(shared);
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    if (token) headers.set('authorization', `Bearer ${token}`);
     new Headers(call.headers).forEach((value, key) => {
       headers.set(key, value);
     });

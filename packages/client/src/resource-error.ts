@@ -83,7 +83,7 @@ export class ResourceError extends Error {
   readonly title: string;
   readonly detail: string;
   readonly code: ProblemCode;
-  /** Messages by field (422); `{}` for other problems. */
+  /** Messages by field: what is invalid (422), or what the caller may not write (403); `{}` for other problems. */
   readonly errors: Readonly<Record<string, readonly string[]>>;
   /** The problem as received, with any extension members. */
   readonly problem: Problem;

@@ -5,6 +5,7 @@ import { IsInt, IsOptional, IsString } from 'class-validator';
 import { describe, expectTypeOf, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
 import {
+  type ClientOptions,
   etagOf,
   type IndexResult,
   PROBLEM_CODES,
@@ -136,4 +137,21 @@ it('takes a record of the resource, or an ETag, as a condition, and a boolean co
   client.show(1, { ifNoneMatch: '"abc"' });
   // @ts-expect-error: count is a boolean
   client.index({ count: 'false' });
+});
+
+it('takes a bearer token: a string, or a function answering one (or none), at once or later', () => {
+  const baseUrl = '/api';
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: 'eyJhbGciOiJIUzI1NiJ9.e30.x' });
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: () => 'eyJ...' });
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: async () => 'eyJ...' });
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: () => undefined });
+  expectTypeOf<ClientOptions<typeof books>['token']>().toEqualTypeOf<
+    string | (() => string | undefined | Promise<string | undefined>) | undefined
+  >();
+  // @ts-expect-error: a token is a string
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: 42 });
+  // @ts-expect-error: the function answers the token, not the header
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: () => ({ authorization: 'Bearer x' }) });
+  // @ts-expect-error: a promise is not a token; a function answering one is
+  resourceClient<typeof books>({ baseUrl, name: 'book', token: Promise.resolve('eyJ...') });
 });

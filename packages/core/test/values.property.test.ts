@@ -96,7 +96,11 @@ describe('canonicalDecimal', () => {
     expect(canonicalDecimal(0.1 + 0.2, 2, 15)).toEqual({ problem: 'too-many-places' });
     expect(canonicalDecimal('1.230', 2, 15)).toEqual({ value: '1.23' });
     expect(canonicalDecimal('12345678901234', 2, 15)).toEqual({ problem: 'too-many-digits' });
-    expect(canonicalDecimal(1e21, 2, 15)).toEqual({ problem: 'not-decimal' });
+    // A number is its shortest text, exponent forms included: 1e21 is a decimal, only too long.
+    expect(canonicalDecimal(1e21, 2, 15)).toEqual({ problem: 'too-many-digits' });
+    expect(canonicalDecimal(1e-7, 2, 15)).toEqual({ problem: 'too-many-places' });
+    expect(canonicalDecimal(1.5e1, 2, 15)).toEqual({ value: '15.00' });
+    expect(canonicalDecimal(Number.POSITIVE_INFINITY, 2, 15)).toEqual({ problem: 'not-decimal' });
     for (const bad of ['', '.5', '5.', '1e3', '+1', ' 1', '1,5', 'NaN'])
       expect(canonicalDecimal(bad, 2, 15)).toEqual({ problem: 'not-decimal' });
   });

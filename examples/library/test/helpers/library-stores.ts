@@ -1,13 +1,16 @@
 import type { Store } from '@resourcery/core';
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
-import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
+import { type HttpSuiteTarget, noteResource, serveHttp } from '@resourcery/testing';
 import { SERVERS, type ServerName } from '../../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../../src/app.js';
 
-/** The library app on `store`, over HTTP on a free port; `close` also closes the store. */
+/**
+ * The library app on `store`, with the conformance suite's `note` resource beside it, over HTTP
+ * on a free port; `close` also closes the store.
+ */
 export async function serveLibrary(store: Store): Promise<HttpSuiteTarget> {
-  const app = createApp(store);
+  const app = createApp(store, [noteResource()]);
   await app.ready();
   const target = await serveHttp(app);
   return {

@@ -64,11 +64,31 @@ export async function readJsonBody(request: NeutralRequest, limit: number, maxDe
     );
   }
   try {
-    return JSON.parse(text);
+    const body: unknown = JSON.parse(text);
+    if (typeof body === 'object' && body !== null) SENT.set(body, text);
+    return body;
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${error.message.slice(0, 200)}` : '';
     throw new BadRequestError(`The request body is not valid JSON${reason}`, 'malformed_body');
   }
+}
+
+/** The text each body `readJsonBody` answered was parsed from (objects and arrays only). */
+const SENT = new WeakMap<object, string>();
+
+/**
+ * The JSON text a body answered by {@link readJsonBody} was parsed from, or `undefined` for any
+ * other value (a body an earlier middleware parsed, a value built in code). `JSON.parse` keeps
+ * no number's text: this is what judges `19.999999999999999` as written, not as the double 20.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(request, 1024 * 1024);
+ * sentText(body); // '{"price": 19.999999999999999}'
+ * ```
+ */
+export function sentText(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null ? SENT.get(body) : undefined;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,10 +1,15 @@
+import type { Tenancy } from '../access/declare.js';
+import type { Authenticate } from '../http/bearer-jwt.js';
 import { compiledResource } from '../resource/define-resource.js';
 import type { Resource } from '../resource/options.js';
+import { describeOperationAccess } from './access-operations.js';
+import { describeFieldAccess, serverSetFields, withServerSet } from './access-schemas.js';
 import { resourcePaths, type SchemaNames } from './operations.js';
 import { problemResponses, problemSchemas } from './problems.js';
 import { sparseRecord } from './query-parameters.js';
 import { conflictingDestroys, describeForeignKeys, foreignKeys, relationsOf, withRelations } from './relations.js';
 import { type JsonSchema, resourceSchemas } from './schemas.js';
+import { checkSecurity, securityOf } from './security.js';
 
 /**
  * Options of {@link openApiDocument}.
@@ -26,15 +31,25 @@ export interface OpenApiOptions {
   /** `info.license`, the license of your API, e.g. `{ name: 'MIT', identifier: 'MIT' }`. */
   license?: { name: string; identifier?: string; url?: string };
   /**
-   * `components.securitySchemes`: how clients authenticate when your hooks require it, e.g.
-   * `{ bearer: { type: 'http', scheme: 'bearer' } }`.
+   * `components.securitySchemes`: how clients authenticate, e.g.
+   * `{ bearer: { type: 'http', scheme: 'bearer' } }`. Default: with `authenticate`, the
+   * `bearer` scheme (`bearerFormat: 'JWT'`); else none.
    */
   securitySchemes?: Record<string, JsonSchema>;
   /**
-   * The security requirements of every operation, e.g. `[{ bearer: [] }]`. Default `[]`: none,
-   * said explicitly (a hook of yours may still answer 401, the `default` response).
+   * The security requirements of every operation, e.g. `[{ bearer: [] }]`. Default: with
+   * `authenticate`, any one of the declared schemes (`[{ bearer: [] }]`); else `[]`, none, said
+   * explicitly (a hook of yours may still answer 401, the `default` response).
    */
   security?: Record<string, string[]>[];
+  /**
+   * The API's `authenticate` (`createApi` passes its own; `true` says the API has one): every
+   * operation then documents 401 and 403 and requires the security above, and the actions a
+   * resource lets anonymous callers take (`access.anonymous`) make it optional.
+   */
+  authenticate?: Authenticate | boolean;
+  /** The API's `tenancy` (`createApi` passes its own): each resource's tenant field is server-set, read-only. */
+  tenancy?: Tenancy;
 }
 
 /**
@@ -60,27 +75,6 @@ export interface OpenApiDocument {
   };
 }
 
-/**
- * Refuses a security requirement naming a scheme `securitySchemes` does not declare: the
- * document would be invalid, and a generated client could not know what to send.
- *
- * @example
- * ```ts
- * checkSecurity({ security: [{ bearer: [] }] }); // throws: "bearer" is not declared
- * ```
- */
-export function checkSecurity(options: Pick<OpenApiOptions, 'security' | 'securitySchemes'>): void {
-  const declared = Object.keys(options.securitySchemes ?? {});
-  for (const requirement of options.security ?? []) {
-    for (const name of Object.keys(requirement)) {
-      if (declared.includes(name)) continue;
-      throw new TypeError(
-        `openapi.security names the scheme "${name}", which openapi.securitySchemes does not declare (declared: ${declared.join(', ') || 'none'}), e.g. securitySchemes: { ${JSON.stringify(name)}: { type: 'http', scheme: 'bearer' } }`,
-      );
-    }
-  }
-}
-
 const DESCRIPTION = `Every resource answers JSON. Single records come under the singular key (\`{"book": {...}}\`), lists under the plural key. Errors are RFC 9457 \`application/problem+json\`; a 422 maps every offending field to its messages in \`errors\`. A method a path does not serve answers 405 with \`Allow\`; an unknown path 404. Paths are spelled exactly as listed: case-sensitive, without a trailing slash.`;
 
 const pascal = (word: string) =>
@@ -104,8 +98,10 @@ function unique(name: string, taken: Set<string>): string {
  * the field allow-lists), the enabled operations with their exact statuses, every index
  * parameter, the pagination headers and every problem response. A resource with relations gets
  * `include` on show and index and a schema of the record with what it adds; each relation's
- * target must be among `resources` (else this throws, as `createApi` does). `createApi` serves it at
- * `<base>/openapi.json`; call this to write it to a file or feed a code generator.
+ * target must be among `resources` (else this throws, as `createApi` does). With `authenticate` and
+ * `tenancy` (as `createApi` passes them) it describes the access model too: security, 401 and
+ * 403, server-set and role-restricted fields. `createApi` serves it at `<base>/openapi.json`;
+ * call this to write it to a file or feed a code generator.
  *
  * @example
  * ```ts
@@ -119,6 +115,8 @@ export function openApiDocument(
   options: OpenApiOptions = {},
 ): OpenApiDocument {
   checkSecurity(options);
+  const { securitySchemes, security } = securityOf(options, Boolean(options.authenticate));
+  const access = { authenticates: Boolean(options.authenticate), security };
   const schemas: Record<string, JsonSchema> = { ...problemSchemas };
   const taken = new Set(Object.keys(schemas));
   const operationIds = new Set<string>();
@@ -147,8 +145,11 @@ export function openApiDocument(
     const names = namesOf.get(resource) as SchemaNames;
     const base = names.output;
     const related = relations.get(resource) ?? [];
-    const built = resourceSchemas(compiled);
+    // Fields set from the caller's principal are read-only, as `createApi` makes them.
+    const serverSet = serverSetFields(compiled, options.tenancy);
+    const built = resourceSchemas(withServerSet(compiled, serverSet));
     describeForeignKeys([built.output, built.createInput, built.updateInput], resource, keys);
+    describeFieldAccess(compiled, built, serverSet, options.tenancy);
     schemas[names.output] = { title: base, ...built.output };
     // A body schema only for an action that takes it: no component is left unused.
     if (compiled.enabled.has('create'))
@@ -165,7 +166,9 @@ export function openApiDocument(
     const operationId = (action: string) =>
       unique(`${action}${action === 'index' ? pascal(resource.plural) : base}`, operationIds);
     const links = { relations: related, referenced: referenced.has(resource) };
-    Object.assign(paths, resourcePaths(compiled, names, operationId, links));
+    const items = resourcePaths(compiled, names, operationId, links);
+    describeOperationAccess(compiled, items, access, related);
+    Object.assign(paths, items);
     tags.push({ name: resource.plural, description: `The ${resource.plural} at \`/${resource.path}\`` });
   }
 
@@ -181,14 +184,14 @@ export function openApiDocument(
       ...(options.license ? { license: { ...options.license } } : {}),
     },
     servers: [{ url: basePath || '/' }],
-    security: structuredClone(options.security ?? []),
+    security: structuredClone(security),
     tags,
     paths,
     // A copy, so that a caller editing its document cannot change the next one.
     components: structuredClone({
       schemas,
       responses,
-      ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
+      ...(securitySchemes ? { securitySchemes } : {}),
     }),
   };
 }

@@ -43,6 +43,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function problems(...names: ProblemResponseName[]): Record<string, unknown> {
   const statuses: Record<ProblemResponseName, string> = {
     BadRequest: '400',
+    Unauthorized: '401',
+    Forbidden: '403',
     NotFound: '404',
     Conflict: '409',
     PreconditionFailed: '412',

@@ -8,6 +8,7 @@ import {
 } from '../errors/http-error.js';
 import { preconditionFailed } from '../http/conditional.js';
 import { toProblemResponse } from '../http/problem.js';
+import { authenticationRequired } from '../resource/guard.js';
 import type { JsonSchema } from './schemas.js';
 
 /** Media type of every error response (RFC 9457). */
@@ -16,13 +17,14 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 /** Names of the shared component schemas; resource schemas are named around them. */
 export const PROBLEM_SCHEMA = 'Problem';
 export const VALIDATION_PROBLEM_SCHEMA = 'ValidationProblem';
+export const FORBIDDEN_PROBLEM_SCHEMA = 'ForbiddenProblem';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The `errors` member of a 422: each offending field with its messages. */
+/** The `errors` member of a 422 (and of a 403 naming fields): each offending field with its messages. */
 const FIELD_ERRORS: JsonSchema = {
   type: 'object',
-  description: 'Per-field validation messages (422 only)',
+  description: 'Per-field messages: what is invalid (422), or which fields the caller may not write (403)',
   additionalProperties: { type: 'array', items: { type: 'string' }, minItems: 1 },
   examples: [{ author: ['is required'] }],
 };
@@ -52,6 +54,23 @@ export const problemSchemas: Record<string, JsonSchema> = {
   [VALIDATION_PROBLEM_SCHEMA]: {
     allOf: [ref(PROBLEM_SCHEMA), { type: 'object', required: ['errors'], properties: { errors: FIELD_ERRORS } }],
   },
+  // A 403 names the fields the caller may not write; one refusing the whole action has no `errors`.
+  [FORBIDDEN_PROBLEM_SCHEMA]: {
+    allOf: [
+      ref(PROBLEM_SCHEMA),
+      {
+        type: 'object',
+        properties: {
+          errors: {
+            ...FIELD_ERRORS,
+            description:
+              'The fields sent that the caller may not write, each with why (absent when the whole action is refused)',
+            examples: [{ priority: ['may not be changed by you'] }],
+          },
+        },
+      },
+    ],
+  },
 };
 
 /** The problem a thrown error becomes on the wire, so the examples are exactly what clients get. */
@@ -77,6 +96,8 @@ function problemResponse(
 /** Names of the shared error responses. */
 export type ProblemResponseName =
   | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
   | 'NotFound'
   | 'Conflict'
   | 'PreconditionFailed'
@@ -95,6 +116,30 @@ export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
     400,
     'The request cannot be understood: an unknown or disallowed attribute in `filter` or `sort`, a filter value of the wrong type, an unknown relation in `include`, a malformed parameter, `per_page` over the maximum, broken JSON, or a body that is not a JSON object.',
     new BadRequestError('sort: "year" is not an attribute that can be used here (allowed: id, name)', 'invalid_query'),
+  ),
+  Unauthorized: problemResponse(
+    401,
+    'No credentials where the operation needs them, or credentials that are not good (a bearer token that is malformed, badly signed, expired, or lacks a claim). Answered before anything else of the request is looked at.',
+    authenticationRequired(),
+    {
+      headers: {
+        'WWW-Authenticate': {
+          description:
+            'The scheme to authenticate with: `Bearer`; with `error="invalid_token"` for a token that is not good, `error="invalid_request"` for an `Authorization` header that is not `Bearer <token>`',
+          required: true,
+          schema: { type: 'string', examples: ['Bearer', 'Bearer error="invalid_token"'] },
+        },
+      },
+    },
+  ),
+  Forbidden: problemResponse(
+    403,
+    'The caller may not take this action (their role never may), may not change or destroy this record, or may not write some of the fields sent: `errors` then names each of them. Nothing was changed.',
+    new HttpError(403, 'forbidden', {
+      detail: 'You may not change priority',
+      errors: { priority: ['may not be changed by you'] },
+    }),
+    { schema: FORBIDDEN_PROBLEM_SCHEMA },
   ),
   NotFound: problemResponse(
     404,

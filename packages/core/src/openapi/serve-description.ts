@@ -2,8 +2,9 @@ import { echo } from '../errors/echo.js';
 import { HttpError, NotFoundError } from '../errors/http-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { Resource } from '../resource/options.js';
-import { checkSecurity, type OpenApiOptions, openApiDocument } from './build-document.js';
+import { type OpenApiOptions, openApiDocument } from './build-document.js';
 import { docsAsset, docsPage, type StaticFile, staticFile } from './docs-page.js';
+import { checkSecurity } from './security.js';
 
 /**
  * The self-description options of `createApi` (and so of every adapter).
@@ -18,7 +19,7 @@ export interface DescriptionOptions {
    * Serves the OpenAPI 3.1 document of the resources at `GET <base>/openapi.json`, with this
    * title and version. On by default; `false` turns it (and the docs page) off.
    */
-  openapi?: false | Omit<OpenApiOptions, 'basePath'>;
+  openapi?: false | Omit<OpenApiOptions, 'basePath' | 'authenticate' | 'tenancy'>;
   /** Serves an interactive reference (Swagger UI, from `node_modules`) at `GET <base>/docs`. Default `true`. */
   docs?: boolean;
 }
@@ -60,7 +61,7 @@ function reply(request: NeutralRequest, file: StaticFile, extra: Record<string, 
 export function describeApi(
   // biome-ignore lint/suspicious/noExplicitAny: resources of any model and state are accepted
   resources: readonly Resource<any, any>[],
-  options: DescriptionOptions,
+  options: DescriptionOptions & Pick<OpenApiOptions, 'authenticate' | 'tenancy'>,
 ): DescriptionHandler {
   const openapi = options.openapi ?? {};
   if (openapi === false && options.docs === true) {
@@ -82,7 +83,9 @@ export function describeApi(
   const documentFor = (basePath: string): StaticFile => {
     let file = documents.get(basePath);
     if (!file) {
-      const document = openApiDocument(resources, { ...(openapi || {}), basePath });
+      // The API's authentication and tenancy say what the document declares of them.
+      const { authenticate, tenancy } = options;
+      const document = openApiDocument(resources, { ...(openapi || {}), basePath, authenticate, tenancy });
       file = staticFile(`${JSON.stringify(document, null, 2)}\n`, 'application/json; charset=utf-8');
       if (documents.size >= 16) documents.clear();
       documents.set(basePath, file);

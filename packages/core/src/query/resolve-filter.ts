@@ -55,7 +55,8 @@ function describeType({ type, scale }: AttributeSchema): string {
 /**
  * Checks one `filter[...]` against the resource's rules and converts its values: the attribute
  * (or a belongs-to relation's, through `related`), the operator and its operand. A 400 names the
- * parameter and what it accepts.
+ * parameter exactly as the client sent it (`filter[author.nope][gt]`, never the inner
+ * `filter[nope][gt]`) and what it accepts.
  *
  * @example
  * ```ts
@@ -64,22 +65,33 @@ function describeType({ type, scale }: AttributeSchema): string {
  * ```
  */
 export function resolveFilter(filter: RawFilter, rules: FilterRules, related?: RelatedLookup): Condition {
-  const { attribute, values, array, op = 'eq' } = filter;
+  const { attribute, array } = filter;
   const parameter = `filter[${echo(attribute, 50)}]${array ? '[]' : filter.op ? `[${echo(filter.op, 20)}]` : ''}`;
   const dot = attribute.indexOf('.');
-  if (dot !== -1) {
-    const name = attribute.slice(0, dot);
-    const relation = related?.(name);
-    if (!relation) {
-      const list = related?.names.join(', ') || 'none';
-      throw invalid(
-        `${parameter}: "${echo(name, 50)}" is not a belongs-to relation of this resource (relations: ${list})`,
-      );
-    }
-    const inner = resolveFilter({ ...filter, attribute: attribute.slice(dot + 1) }, relation.rules);
-    const where = relation.where ? [inner, ...relation.where] : [inner];
-    return { field: relation.foreignKey, values: [], related: { collection: relation.collection, where } };
+  if (dot === -1) return resolveOwn(filter, attribute, rules, parameter);
+  const name = attribute.slice(0, dot);
+  const relation = related?.(name);
+  if (!relation) {
+    const list = related?.names.join(', ') || 'none';
+    throw invalid(
+      `${parameter}: "${echo(name, 50)}" is not a belongs-to relation of this resource (relations: ${list})`,
+    );
   }
+  const inner = attribute.slice(dot + 1);
+  if (inner.includes('.')) {
+    throw invalid(`${parameter}: a filter crosses at most one relation ("${echo(name, 50)}.${echo(inner, 50)}")`);
+  }
+  const condition = resolveOwn(filter, inner, relation.rules, parameter, `${name}.`);
+  const where = relation.where ? [condition, ...relation.where] : [condition];
+  return { field: relation.foreignKey, values: [], related: { collection: relation.collection, where } };
+}
+
+/**
+ * The condition on an attribute of `rules`' resource itself; `parameter` is what a 400 names and
+ * `path` what comes before the attribute's name in it (`author.` through a relation).
+ */
+function resolveOwn(filter: RawFilter, attribute: string, rules: FilterRules, parameter: string, path = ''): Condition {
+  const { values, op = 'eq' } = filter;
   checkName(parameter, attribute, rules.filterable);
   const schema = rules.attributes.get(attribute) as AttributeSchema;
   if (!(OPERATORS as readonly string[]).includes(op)) {
@@ -88,7 +100,7 @@ export function resolveFilter(filter: RawFilter, rules: FilterRules, related?: R
   const allowed = rules.operators.get(attribute) ?? [];
   if (!allowed.includes(op as Operator)) {
     throw invalid(
-      `${parameter}: "${op}" does not apply to ${attribute} (${schema.type}${schema.nullable ? ', nullable' : ''}); it takes: ${allowed.join(', ') || 'no operator'}`,
+      `${parameter}: "${op}" does not apply to ${path}${attribute} (${schema.type}${schema.nullable ? ', nullable' : ''}); it takes: ${allowed.join(', ') || 'no operator'}`,
     );
   }
   if (op === 'null') {

@@ -5,7 +5,7 @@ import { matcher } from '../store/memory-filter.js';
 import type { Condition, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
-import { canonicalValue } from './input/validate-input.js';
+import { canonicalValue } from './input/typed-value.js';
 import { readableOf } from './related.js';
 
 // The questions the lifecycle asks the access model at its named stages (docs/access.md has
@@ -43,7 +43,8 @@ export function admit(ctx: Context): void {
   const read = access.decide('read', principal);
   const own = kind === 'read' ? read : access.decide(kind, principal);
   if (own === false || (read === false && kind !== 'create')) {
-    if (principal === undefined) throw authenticationRequired();
+    // Without a principal where the API could have found one, the caller has yet to authenticate.
+    if (principal === undefined && access.api.authenticates) throw authenticationRequired();
     throw forbidden(`You may not ${VERBS[kind]} ${ctx.resource.plural}`);
   }
   ctx.reads = read === false ? [] : read;

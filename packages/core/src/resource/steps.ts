@@ -64,7 +64,12 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
   create: (ctx) => ctx.collection.create(ctx.input as Partial<StoredRecord>) as Promise<Rec>,
   update: (ctx) =>
     ctx.collection.update(ctx.id, ctx.input as Partial<StoredRecord>, ctx.where) as Promise<Rec | undefined>,
-  destroy: (ctx) => ctx.collection.destroy(ctx.id, ctx.where),
+  // A resource that archives sets its archive field instead: the record stays, out of sight.
+  destroy: async (ctx) => {
+    const { archive } = ctx.compiled;
+    if (!archive) return ctx.collection.destroy(ctx.id, ctx.where);
+    return (await ctx.collection.update(ctx.id, { [archive]: new Date().toISOString() }, ctx.where)) !== undefined;
+  },
 };
 
 /**

@@ -1,3 +1,5 @@
+import { plainDecimalText } from './number-text.js';
+
 // The canonical forms of the text-based types: what every store holds and answers, so that
 // equality is string equality and (but for decimals) order is code point order.
 
@@ -87,7 +89,9 @@ export type DecimalProblem = 'not-decimal' | 'too-many-places' | 'too-many-digit
 /**
  * A decimal with exactly `scale` places (`"12.50"`), from a string or a JSON number with at
  * most that many places and at most `precision` digits in all; else the problem. No value is
- * ever rounded, and none goes through floating point once it is text.
+ * ever rounded, and none goes through floating point once it is text. A string is a plain
+ * decimal (`"12.5"`, not `"1.25e1"`); a number is judged on its shortest text (`1.25e1` is
+ * `12.5`): give {@link canonicalDecimalNumber} the text the client wrote when it is known.
  *
  * @example
  * ```ts
@@ -100,9 +104,10 @@ export function canonicalDecimal(
   scale: number,
   precision: number,
 ): { value: string; problem?: undefined } | { value?: undefined; problem: DecimalProblem } {
-  // A JSON number's shortest round-trip text is the number the client wrote (12.5 → "12.5").
-  const text = typeof raw === 'number' ? (Number.isFinite(raw) ? String(raw) : '') : raw;
-  const match = DECIMAL.exec(text);
+  if (typeof raw === 'number') {
+    return Number.isFinite(raw) ? canonicalDecimalNumber(String(raw), scale, precision) : { problem: 'not-decimal' };
+  }
+  const match = DECIMAL.exec(raw);
   if (!match) return { problem: 'not-decimal' };
   const [, minus, whole = '', fraction = ''] = match;
   const trimmed = fraction.replace(/0+$/, '');
@@ -112,6 +117,26 @@ export function canonicalDecimal(
   const places = trimmed.padEnd(scale, '0');
   const zero = /^0$/.test(integer) && /^0*$/.test(places);
   return { value: `${minus && !zero ? '-' : ''}${integer}${scale > 0 ? `.${places}` : ''}` };
+}
+
+/**
+ * A decimal with exactly `scale` places from the text of a JSON number as the client wrote it
+ * (`19.99`, `1.5e1`, `-0`), judged on that text: `19.999999999999999` has too many places for 2
+ * though a double makes it 20, and `1234567890123.45` is kept digit for digit.
+ *
+ * @example
+ * ```ts
+ * canonicalDecimalNumber('1.5e1', 2, 15); // { value: '15.00' }
+ * canonicalDecimalNumber('19.999999999999999', 2, 15); // { problem: 'too-many-places' }
+ * ```
+ */
+export function canonicalDecimalNumber(
+  text: string,
+  scale: number,
+  precision: number,
+): { value: string; problem?: undefined } | { value?: undefined; problem: DecimalProblem } {
+  const plain = plainDecimalText(text, scale, precision);
+  return plain.text === undefined ? { problem: plain.problem } : canonicalDecimal(plain.text, scale, precision);
 }
 
 /**

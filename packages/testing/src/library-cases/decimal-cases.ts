@@ -41,6 +41,59 @@ export const decimalCases = group('decimal', empty, {
     expect((await api.get(`/books/${kept.id}`)).body.book).toEqual(kept);
   },
 
+  async 'decimal: a JSON number is judged on the text sent: more places is 422 though a double rounds them away'(api) {
+    const author = await createAuthor(api);
+    const kept = await createBook(api, author.id, { price: '5.00' });
+    const body = (price: string) => `{"title": "Too precise", "authorId": ${author.id}, "price": ${price}}`;
+    for (const text of [
+      '19.999999999999999',
+      '0.1000000000000000055511151231257827',
+      '12.345',
+      '0.001',
+      '1e-400',
+      '1E-7',
+    ]) {
+      const created = await api.send('POST', '/books', { body: body(text) });
+      const updated = await api.send('PATCH', `/books/${kept.id}`, { body: `{"book": {"price": ${text}}}` });
+      // The same answer as for the digits sent as a string ("1e-400" as a string is no decimal at all).
+      const asString = /e/i.test(text) ? '0.001' : text;
+      const expected = expectProblem(await api.send('POST', '/books', { body: body(`"${asString}"`) }), 422).errors;
+      expect(expected).toEqual({ price: [expect.stringContaining('2 decimal places')] });
+      expectErrors(created, expected);
+      expectErrors(updated, expected);
+    }
+    expect(await total(api, `/books?filter[authorId]=${author.id}`)).toBe(1);
+    expect((await api.get(`/books/${kept.id}`)).body.book).toEqual(kept);
+  },
+
+  async 'decimal: a JSON number is kept exactly as sent, exponent forms and 15 digits included'(api) {
+    const author = await createAuthor(api);
+    const sent: readonly (readonly [string, string])[] = [
+      ['1234567890123.45', '1234567890123.45'],
+      ['-9999999999999.99', '-9999999999999.99'],
+      ['1.5e1', '15.00'],
+      ['125E-2', '1.25'],
+      ['5e-2', '0.05'],
+      ['1e12', '1000000000000.00'],
+      ['-0', '0.00'],
+      ['12.500', '12.50'],
+    ];
+    for (const [text, expected] of sent) {
+      const reply = await api.send('POST', '/books', {
+        body: `{"title": "Exact", "authorId": ${author.id}, "price": ${text}}`,
+      });
+      expect(reply.status, `${text}: ${reply.text}`).toBe(200);
+      expect(reply.body.book.price, text).toBe(expected);
+      expect((await api.get(`/books/${reply.body.book.id}`)).body.book.price, text).toBe(expected);
+    }
+    for (const text of ['1e13', '12345678901234.5', '1e400']) {
+      const reply = await api.send('POST', '/books', {
+        body: `{"title": "Too long", "authorId": ${author.id}, "price": ${text}}`,
+      });
+      expectErrors(reply, { price: ['must have at most 13 digits before the decimal point'] });
+    }
+  },
+
   async 'decimal: a value that is no decimal is 422'(api) {
     const author = await createAuthor(api);
     for (const value of ['abc', '', '1.2.3', '12,50', true, {}, [1]]) {

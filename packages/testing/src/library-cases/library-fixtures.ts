@@ -161,6 +161,19 @@ export function expectErrors(reply: Reply, errors: Record<string, string[]>): vo
   expect(expectProblem(reply, 422).errors).toEqual(errors);
 }
 
+/**
+ * Asserts that each `[path, parameter]` answers 400 with a `detail` that names `parameter`, the
+ * query parameter exactly as the client sent it (decoded), and names no other `filter[...]`.
+ */
+export async function expectNamedParameters(api: HttpClient, cases: readonly (readonly [string, string])[]) {
+  for (const [path, parameter] of cases) {
+    const detail: string = expectProblem(await api.get(path), 400).detail;
+    expect(detail, path).toContain(parameter);
+    const named = detail.match(/filter\[[^\]]*\](?:\[[^\]]*\])?/g) ?? [];
+    expect(new Set(named), `${path}: ${detail}`).toEqual(new Set([parameter]));
+  }
+}
+
 /** Waits until the clock has moved on, so that a write gets a later timestamp than the one before it. */
 export function tick(ms = 5): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

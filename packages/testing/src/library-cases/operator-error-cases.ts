@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { group } from '../http-cases/group.js';
 import { expectProblem, type HttpClient } from '../http-client.js';
-import { createAuthor, createBook, createReview, list } from './library-fixtures.js';
+import { createAuthor, createBook, createReview, expectNamedParameters, list } from './library-fixtures.js';
 
 // CONTRACT part 3, "Operators": an unknown operator, one that does not fit the attribute's type,
 // and an operand that does not convert are each a 400 problem+json that names them. The library
@@ -105,6 +105,20 @@ export const operatorErrorCases = group(
         ['/books?filter[year][gt][]=1'],
         ['/books?filter[year][][gt]=1'],
         ['/books?filter[year][gt][lt]=1'],
+      ]);
+    },
+
+    async 'operator errors: a 400 names the parameter exactly as sent'(api) {
+      await expectNamedParameters(api, [
+        ['/books?filter[nope]=x', 'filter[nope]'],
+        ['/books?filter[nope][gt]=1', 'filter[nope][gt]'],
+        ['/books?filter[year][like]=1', 'filter[year][like]'],
+        ['/books?filter[year][prefix]=1', 'filter[year][prefix]'],
+        ['/books?filter[year]=abc', 'filter[year]'],
+        ['/books?filter[year][]=1&filter[year][]=x', 'filter[year][]'],
+        ['/books?filter[year][null]=maybe', 'filter[year][null]'],
+        ['/books?filter%5Bprice%5D%5Bgt%5D=ten', 'filter[price][gt]'],
+        ['/reviews?filter[rating][lte]=1.5', 'filter[rating][lte]'],
       ]);
     },
 

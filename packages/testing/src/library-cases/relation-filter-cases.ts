@@ -7,6 +7,7 @@ import {
   createAuthor,
   createBooks,
   createReview,
+  expectNamedParameters,
   list,
   type ReviewJson,
 } from './library-fixtures.js';
@@ -179,6 +180,26 @@ export const relationFilterCases = group('relation filters', library, {
       ['/books?filter[author.__proto__]=x', '__proto__'],
     ];
     for (const [path, name] of refused) expect(expectProblem(await api.get(path), 400).detail, path).toContain(name);
+  },
+
+  async 'relation filters: a 400 names the parameter exactly as sent (filter[author.nope], not filter[nope])'(api) {
+    await expectNamedParameters(api, [
+      ['/books?filter[author.nope]=x', 'filter[author.nope]'],
+      ['/books?filter%5Bauthor.nope%5D=x', 'filter[author.nope]'],
+      ['/books?filter[author.nationality][prefix]=U', 'filter[author.nationality][prefix]'],
+      ['/books?filter[author.nope][]=a&filter[author.nope][]=b', 'filter[author.nope][]'],
+      ['/books?filter[author.country][like]=U', 'filter[author.country][like]'],
+      ['/books?filter[author.name][null]=true', 'filter[author.name][null]'],
+      ['/books?filter[author.country][null]=yes', 'filter[author.country][null]'],
+      ['/books?filter[author.id][gt]=x', 'filter[author.id][gt]'],
+      ['/books?filter[author.id][]=1&filter[author.id][]=x', 'filter[author.id][]'],
+      ['/books?filter[author.createdAt]=2024', 'filter[author.createdAt]'],
+      ['/books?filter[author.books.title]=Dune', 'filter[author.books.title]'],
+      ['/books?filter[publisher.name]=x', 'filter[publisher.name]'],
+      ['/reviews?filter[book.pages]=1', 'filter[book.pages]'],
+      ['/reviews?filter[book.year][gte]=abc', 'filter[book.year][gte]'],
+      ['/reviews?filter[book.price][contains]=1', 'filter[book.price][contains]'],
+    ]);
   },
 
   async 'relation filters: a has-many relation is not filterable this way (400)'(api) {

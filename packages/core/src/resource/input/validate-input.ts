@@ -2,12 +2,13 @@ import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FORBIDDEN_NAMES } from '../../contract/problems.js';
 import { echo } from '../../errors/echo.js';
 import { BadRequestError, type FieldErrors, ValidationError } from '../../errors/http-error.js';
-import { convertValue, isStorableString, MAX_PRECISION } from '../../schema/convert.js';
+import { isStorableString } from '../../schema/convert.js';
 import type { ModelClass } from '../../schema/infer-attributes.js';
 import type { AttributeSchema, StoredValue } from '../../schema/types.js';
-import { canonicalDecimal } from '../../schema/values.js';
 import { validationErrors } from './class-validation.js';
+import { SentNumbers } from './sent-numbers.js';
 import { toInstance } from './to-instance.js';
+import { isPlainObject, typed } from './typed-value.js';
 
 /** What the body of one write action may contain. */
 export interface InputRules {
@@ -23,79 +24,6 @@ export interface InputRules {
   readonly partial: boolean;
   /** Most fields that are not attributes a 422 lists by name (`Limits.unknownFields`). */
   readonly unknownFields: number;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Whether every string of a JSON value, keys included, can be stored (see `isStorableString`). */
-function storableJson(value: unknown): boolean {
-  if (typeof value === 'string') return isStorableString(value);
-  if (typeof value !== 'object' || value === null) return true;
-  for (const [key, member] of Object.entries(value)) if (!isStorableString(key) || !storableJson(member)) return false;
-  return true;
-}
-
-const DECIMAL_PROBLEMS = {
-  'not-decimal': 'must be a decimal number',
-  'too-many-places': (scale: number) => `must have at most ${scale} decimal places`,
-  'too-many-digits': (scale: number, precision: number) =>
-    `must have at most ${precision - scale} digits before the decimal point`,
-};
-
-/**
- * The value to store for a JSON value of the attribute's type (canonical for the text-based
- * types), or the message saying what is wrong with it.
- */
-function typed(attribute: AttributeSchema, value: unknown): { value: StoredValue } | { error: string } {
-  const { type } = attribute;
-  switch (type) {
-    case 'string':
-    case 'boolean':
-    case 'integer':
-    case 'number': {
-      const ok =
-        type === 'integer'
-          ? Number.isSafeInteger(value)
-          : type === 'number'
-            ? typeof value === 'number' && Number.isFinite(value)
-            : typeof value === type;
-      return ok ? { value: value as StoredValue } : { error: `must be ${article(type)}` };
-    }
-    case 'decimal': {
-      const scale = attribute.scale ?? 0;
-      const precision = attribute.precision ?? MAX_PRECISION;
-      if (typeof value !== 'string' && typeof value !== 'number') return { error: DECIMAL_PROBLEMS['not-decimal'] };
-      const result = canonicalDecimal(value, scale, precision);
-      if (result.value !== undefined) return { value: result.value };
-      const problem = DECIMAL_PROBLEMS[result.problem];
-      return { error: typeof problem === 'string' ? problem : problem(scale, precision) };
-    }
-    case 'json':
-      if (!isPlainObject(value)) return { error: 'must be a JSON object' };
-      return storableJson(value) ? { value } : { error: 'must not contain malformed Unicode or NUL characters' };
-    default: {
-      const canonical = typeof value === 'string' ? convertValue(attribute, value) : undefined;
-      if (canonical !== undefined) return { value: canonical };
-      const expected = { 'date-time': 'an RFC 3339 date-time', date: 'a date (YYYY-MM-DD)', uuid: 'a uuid' }[type];
-      return { error: `must be ${expected}` };
-    }
-  }
-}
-
-/**
- * The stored form of a JSON value for an attribute, or `undefined` when the attribute cannot
- * hold it: to compare a value a body sends with the one stored.
- *
- * @example
- * ```ts
- * canonicalValue({ name: 'price', type: 'decimal', nullable: true, scale: 2 }, 12.5); // '12.50'
- * ```
- */
-export function canonicalValue(attribute: AttributeSchema, value: unknown): StoredValue | undefined {
-  const result = typed(attribute, value);
-  return 'value' in result ? result.value : undefined;
 }
 
 function add(errors: FieldErrors, field: string, message: string): void {
@@ -117,12 +45,17 @@ function isAttribute(rules: InputRules, field: string): boolean {
 }
 
 /** The value to write for an attribute, or what is wrong with the value sent. */
-function attributeValue(rules: InputRules, field: string, value: unknown): { value: StoredValue } | { error: string } {
+function attributeValue(
+  rules: InputRules,
+  field: string,
+  value: unknown,
+  sent: SentNumbers,
+): { value: StoredValue } | { error: string } {
   const attribute = rules.attributes.get(field);
   if (rules.readOnly.has(field)) return { error: 'is read-only' };
   if (!attribute || !rules.writable.has(field)) return { error: `cannot be ${rules.partial ? 'changed' : 'set'}` };
   if (value === null) return attribute.nullable ? { value } : { error: 'must not be null' };
-  const result = typed(attribute, value);
+  const result = typed(attribute, value, sent);
   if (typeof value === 'string' && 'value' in result && !isStorableString(value)) {
     return { error: 'must be well-formed Unicode text without NUL characters' };
   }
@@ -155,8 +88,12 @@ function codePoints(text: string): number {
 export async function validateInput(body: unknown, rules: InputRules): Promise<Record<string, StoredValue>> {
   let input = body;
   const { wrapper } = rules;
+  let wrapped = false;
   if (isPlainObject(input) && Object.hasOwn(input, wrapper) && !rules.attributes.has(wrapper)) {
-    if (Object.keys(input).length === 1) input = input[wrapper];
+    if (Object.keys(input).length === 1) {
+      input = input[wrapper];
+      wrapped = true;
+    }
   }
   if (!isPlainObject(input)) {
     throw new BadRequestError(
@@ -166,12 +103,13 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   }
 
   const members = input;
+  const sent = new SentNumbers(body, wrapped ? wrapper : undefined);
   const errors: FieldErrors = Object.create(null);
   const accepted: Record<string, unknown> = {};
   const checked = new Set<string>();
   const check = (field: string) => {
     checked.add(field);
-    const result = attributeValue(rules, field, members[field]);
+    const result = attributeValue(rules, field, members[field], sent);
     if ('error' in result) add(errors, field, result.error);
     else accepted[field] = result.value;
   };
@@ -225,8 +163,4 @@ export async function validateInput(body: unknown, rules: InputRules): Promise<R
   const values: Record<string, StoredValue> = {};
   for (const field of Object.keys(accepted)) values[field] = instance[field] as StoredValue;
   return values;
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }

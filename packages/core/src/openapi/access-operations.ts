@@ -1,0 +1,140 @@
+import type { FieldAccess } from '../access/declare.js';
+import { ruleOf } from '../access/resource-access.js';
+import { ACTIONS, type ActionName } from '../contract/actions.js';
+import type { CompiledResource } from '../resource/compile.js';
+import { compiledResource } from '../resource/define-resource.js';
+import { accessOf, readRules, refusedFor, restricts } from './access-schemas.js';
+import { type ProblemResponseName, problemRef } from './problems.js';
+import type { DocumentedRelation } from './relations.js';
+import type { JsonSchema } from './schemas.js';
+
+// What the access model adds to a resource's operations: the security an anonymous action
+// relaxes, 401 and 403, the `archived` parameter and the archiving destroy, and the words on
+// parameters that name fields some callers may not read.
+
+/** What the document knows of the API's access. */
+export interface DocumentedAccess {
+  /** Whether the API has `authenticate`. */
+  readonly authenticates: boolean;
+  /** The root security requirements. */
+  readonly security: readonly Record<string, string[]>[];
+}
+
+type Operation = JsonSchema & { responses: Record<string, unknown>; parameters?: JsonSchema[] };
+
+const STATUS: Partial<Record<ProblemResponseName, string>> = {
+  BadRequest: '400',
+  Unauthorized: '401',
+  Forbidden: '403',
+};
+
+/** Adds shared problem responses to an operation, its responses kept in the order of their statuses. */
+function addProblems(operation: Operation, ...names: ProblemResponseName[]): void {
+  const all: Record<string, unknown> = { ...operation.responses };
+  for (const name of names) all[STATUS[name] as string] ??= problemRef(name);
+  const rank = (status: string) => (status === 'default' ? 1000 : Number(status));
+  operation.responses = Object.fromEntries(Object.entries(all).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** Whether the declaration may refuse the action to some callers (403), the API authenticating or not. */
+function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
+  const access = accessOf(compiled);
+  const kind = ruleOf(action);
+  if (restricts(access[kind]) || (kind !== 'create' && restricts(access.read))) return true;
+  if (kind !== 'create' && kind !== 'update') return false;
+  return Object.values(access.fields ?? {}).some((rules) => restricts((rules as FieldAccess | undefined)?.[kind]));
+}
+
+/** The `archived` parameter of index and show, on a resource that archives instead of deleting. */
+function archivedParameter(compiled: CompiledResource, action: 'index' | 'show'): JsonSchema {
+  const { name, plural } = compiled.resource;
+  const field = compiled.archive as string;
+  return {
+    name: 'archived',
+    in: 'query',
+    description:
+      action === 'index'
+        ? `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`
+        : `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
+    schema: { type: 'boolean', default: false },
+  };
+}
+
+/** Adds a parameter before the header parameters (the query's parameters come first). */
+function addParameter(operation: Operation, parameter: JsonSchema): void {
+  const list = operation.parameters ?? [];
+  const header = list.findIndex((entry) => entry.in === 'header');
+  list.splice(header === -1 ? list.length : header, 0, parameter);
+  operation.parameters = list;
+}
+
+/** Says, on the parameters naming fields, which are refused to callers who may not read them. */
+function noteReadRules(compiled: CompiledResource, operation: Operation, relations: readonly DocumentedRelation[]) {
+  const own = readRules(compiled);
+  const targets = new Map(relations.map((relation) => [relation.name, relation.target]));
+  for (const parameter of operation.parameters ?? []) {
+    const name = String(parameter.name);
+    const filtered = /^filter\[([^\]]+)\]/.exec(name)?.[1];
+    if (filtered !== undefined) {
+      const dot = filtered.indexOf('.');
+      const target = dot === -1 ? undefined : targets.get(filtered.slice(0, dot));
+      const rules = dot === -1 ? own : target ? readRules(compiledResource(target)) : new Map();
+      const who = rules.get(dot === -1 ? filtered : filtered.slice(dot + 1));
+      if (who !== undefined) parameter.description = `${parameter.description}${refusedFor(filtered, who)}`;
+    } else if (name === 'sort' || name === 'fields') {
+      const offered = name === 'sort' ? compiled.query.sortable : compiled.query.fields;
+      const notes = [...own].filter(([field]) => offered.has(field)).map(([field, who]) => refusedFor(field, who));
+      parameter.description = `${parameter.description}${notes.join('')}`;
+    }
+  }
+}
+
+/**
+ * Adds to the path items of one resource what its access model and the API's authentication
+ * say: on an API with `authenticate`, 401 and 403 on every operation, and the security made
+ * optional (`[{}, ...]`) on the actions `access.anonymous` lists; elsewhere 403 on operations
+ * a rule may refuse. A resource with `archive` gets `archived` on index and show and a destroy
+ * that says it archives. Parameters naming a field some callers may not read say they are
+ * refused to them.
+ *
+ * @example
+ * ```ts
+ * const items = resourcePaths(compiled, names, operationId);
+ * describeOperationAccess(compiled, items, { authenticates: true, security: [{ bearer: [] }] }, relations);
+ * ```
+ */
+export function describeOperationAccess(
+  compiled: CompiledResource,
+  items: Record<string, Record<string, unknown>>,
+  api: DocumentedAccess,
+  relations: readonly DocumentedRelation[],
+): void {
+  const { path, name } = compiled.resource;
+  const anonymous = new Set(accessOf(compiled).anonymous ?? []);
+  for (const spec of ACTIONS) {
+    const item = items[spec.target === 'collection' ? `/${path}` : `/${path}/{id}`];
+    const operation = item?.[spec.method.toLowerCase()] as Operation | undefined;
+    if (!operation) continue;
+    const action = spec.name;
+    if (api.authenticates) {
+      addProblems(operation, 'Unauthorized', 'Forbidden');
+      if (anonymous.has(action) && api.security.length > 0) {
+        // A caller without credentials may take it; one with credentials that are not good is still a 401.
+        operation.security = [{}, ...structuredClone(api.security)];
+        operation.description = `${operation.description ? `${operation.description} ` : ''}Callers without credentials may take it too; credentials that are not good are 401.`;
+      }
+    } else if (mayRefuse(compiled, action)) {
+      addProblems(operation, 'Forbidden');
+    }
+    if (compiled.archive && (action === 'index' || action === 'show')) {
+      addParameter(operation, archivedParameter(compiled, action));
+      addProblems(operation, 'BadRequest');
+    }
+    if (compiled.archive && action === 'destroy') {
+      operation.summary = `Archive a ${name}`;
+      operation.description = `Archives the ${name} rather than deleting it: sets \`${compiled.archive}\`; the ${name} is kept but answers 404 on show, update and destroy, and is left out of the index, unless asked for with \`archived=true\` (index, show). ${operation.description}`;
+      (operation.responses['204'] as JsonSchema).description = `The ${name} was archived`;
+    }
+    if (action === 'index' || action === 'show') noteReadRules(compiled, operation, relations);
+  }
+}
