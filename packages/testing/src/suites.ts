@@ -6,3 +6,4 @@ export { type HttpSuiteOptions, httpCaseNames, httpConformanceSuite } from './ht
 export * from './index.js';
 export { type LibrarySuiteOptions, libraryCaseNames, libraryConformanceSuite } from './library-suite.js';
 export * from './store-suite.js';
+export { type TrackerSuiteOptions, trackerCaseNames, trackerConformanceSuite } from './tracker-suite.js';
