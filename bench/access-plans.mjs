@@ -84,7 +84,9 @@ async function show(label, db, capture, explain, seed) {
   const body = JSON.parse(result.body);
   const started = performance.now();
   for (let i = 0; i < 50; i++) await served.handle(request);
-  console.log(`\n## ${label}: ${body.issues.length} issues on the page, X-Total-Count ${result.headers['X-Total-Count']}`);
+  console.log(
+    `\n## ${label}: ${body.issues.length} issues on the page, X-Total-Count ${result.headers['X-Total-Count']}`,
+  );
   console.log(`(${((performance.now() - started) / 50).toFixed(2)} ms per index request, 50 in a row)`);
   for (const query of queries) {
     console.log(`\n${query.sql}\n${JSON.stringify(query.parameters)}\n`);

@@ -1,14 +1,16 @@
 // What the access model costs an index: the same page of issues (10,000 in 10 organizations; page
 // 3 of 25, counted) read through the declared access model (tenancy, a field hidden by role) and
 // through what a team wrote before it: a `scope` step with the same condition and `fields.show`
-// without the hidden field, the caller found by the same function. Both run in one process,
-// their rounds interleaved (each going first in turn), so the machine's load falls on both
-// alike; the median of the rounds' ratios is the answer.
-// The core alone (`api.handle()`, no sockets), on the memory store and SQLite, and PostgreSQL
-// with --pg <url>. Usage: npm run build && node bench/access.mjs [--rounds 15] [--pg postgres://…]
-// Instruction counts: valgrind --tool=callgrind node bench/access.mjs --variant 'access model' --calls 6000
-// (and 2000, and the same for 'scope step'): (total 6000 − total 2000) / 4000 per request.
+// without the hidden field, the caller found by the same function. In one run, each round runs
+// each variant in a process of its own, in turns, so the machine's load falls on both alike; the
+// median of the rounds' ratios is the answer. The core alone (`api.handle()`, no sockets), on the
+// memory store and SQLite, and PostgreSQL with --pg <url>.
+//   npm run build && node bench/access.mjs [--rounds 9] [--pg postgres://…]
+// Instruction counts (repeatable whatever the machine's load), memory store:
+//   valgrind --tool=callgrind node bench/access.mjs --variant 'access model' --calls 6000
+// and with --calls 2000, and the same for 'scope step': (total 6000 − total 2000) / 4000 per request.
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +21,13 @@ import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator'
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '15' },
+    rounds: { type: 'string', default: '9' },
     pg: { type: 'string' },
     calls: { type: 'string' },
-    // For an instruction count (valgrind --tool=callgrind): one variant, `--calls` requests, memory store.
+    // One variant alone, in this process (what the rounds run; also for valgrind --tool=callgrind).
     variant: { type: 'string' },
+    store: { type: 'string', default: 'memory' },
+    time: { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -107,31 +111,55 @@ async function seed(store) {
   }
 }
 
-async function measure(label, makeStore, calls) {
-  const store = await makeStore();
+/** The store of a spec: `memory` (seeded here), or a SQLite or PostgreSQL URL (seeded by the parent). */
+async function storeOf(spec) {
+  if (spec !== 'memory') return sqlStore(spec);
+  const store = memoryStore();
   await seed(store);
-  const apis = Object.fromEntries(Object.entries(variants).map(([name, make]) => [name, make(store)]));
-  const answers = {};
-  for (const [name, api] of Object.entries(apis)) {
-    const reply = await api.handle(request);
-    if (reply.status !== 200) throw new Error(`${label} ${name}: ${reply.status} ${reply.body}`);
-    answers[name] = reply.body;
-    for (let i = 0; i < calls; i++) await api.handle(request);
+  return store;
+}
+
+/** Checks that both variants answer the same page, seeding the store of a SQL spec first. */
+async function check(label, spec) {
+  const store = spec === 'memory' ? await storeOf(spec) : sqlStore(spec);
+  if (spec !== 'memory') {
+    const api = variants['scope step'](store);
+    await api.ready();
+    const first = await api.handle({ ...request, rawQuery: 'per_page=1&count=true' });
+    if (first.headers['X-Total-Count'] !== String(ISSUES)) await seed(store);
   }
-  if (answers['scope step'] !== answers['access model'])
-    throw new Error(`${label}: the two variants answer differently`);
-  // Rounds alternate which variant goes first; the answer is the median of the rounds' ratios.
-  const names = Object.keys(apis);
+  const answers = [];
+  for (const make of Object.values(variants)) {
+    const reply = await make(store).handle(request);
+    if (reply.status !== 200) throw new Error(`${label}: ${reply.status} ${reply.body}`);
+    answers.push(reply.body);
+  }
+  if (answers[0] !== answers[1]) throw new Error(`${label}: the two variants answer differently`);
+  await store.close?.();
+}
+
+/**
+ * Each round runs each variant in a process of its own (so that neither inherits the other's
+ * JIT feedback), in turns, the first going first every other round; the answer is the median
+ * of the rounds' ratios.
+ */
+async function measure(label, spec, calls) {
+  await check(label, spec);
+  const run = (variant) =>
+    Number(
+      execFileSync(
+        process.execPath,
+        [import.meta.filename, '--variant', variant, '--store', spec, '--calls', String(calls), '--time'],
+        { encoding: 'utf8' },
+      ).trim(),
+    );
+  const names = Object.keys(variants);
   const times = Object.fromEntries(names.map((name) => [name, []]));
   const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? names : [...names].reverse();
     const took = {};
-    for (const name of order) {
-      const api = apis[name];
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < calls; i++) await api.handle(request);
-      took[name] = Number(process.hrtime.bigint() - start) / calls / 1000;
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      took[name] = run(name);
       times[name].push(took[name]);
     }
     ratios.push(took['access model'] / took['scope step']);
@@ -142,34 +170,26 @@ async function measure(label, makeStore, calls) {
   console.log(
     `${label.padEnd(11)} scope step ${scope.toFixed(1)} µs, access model ${access.toFixed(1)} µs per index page: ratio ${median(ratios).toFixed(3)} (rounds ${sorted[0].toFixed(3)}–${sorted[sorted.length - 1].toFixed(3)})`,
   );
-  await store.close?.();
 }
 
 if (args.variant) {
-  // Instructions per request, without the machine's noise: run under callgrind twice with
-  // different --calls, and divide the difference of the totals by the difference of the calls.
-  const store = memoryStore();
-  await seed(store);
+  const store = await storeOf(args.store);
   const api = variants[args.variant](store);
-  for (let i = 0; i < Number(args.calls ?? 1000); i++) await api.handle(request);
+  const calls = Number(args.calls ?? 1000);
+  // Warm-up: a third of the calls, untimed.
+  for (let i = 0; i < calls / 3; i++) await api.handle(request);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) await api.handle(request);
+  if (args.time) console.log((Number(process.hrtime.bigint() - start) / calls / 1000).toFixed(1));
+  await store.close?.();
   process.exit(0);
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'bench-access-'));
 try {
-  await measure('memory', () => memoryStore(), Number(args.calls ?? 3000));
-  await measure('SQLite', () => sqlStore(`sqlite:${join(folder, 'issues.sqlite')}`), Number(args.calls ?? 1000));
-  if (args.pg) {
-    await measure(
-      'PostgreSQL',
-      async () => {
-        const store = sqlStore(args.pg);
-        await store.init?.([]);
-        return store;
-      },
-      Number(args.calls ?? 300),
-    );
-  }
+  await measure('memory', 'memory', Number(args.calls ?? 10000));
+  await measure('SQLite', `sqlite:${join(folder, 'issues.sqlite')}`, Number(args.calls ?? 5000));
+  if (args.pg) await measure('PostgreSQL', args.pg, Number(args.calls ?? 1000));
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
