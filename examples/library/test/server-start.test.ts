@@ -140,6 +140,32 @@ describe('the library server (npm start)', () => {
     expect(await stop(second)).toBe(0);
   });
 
+  it('follows a cursor one process made on another process of the deployment, and after a restart', async () => {
+    const shared = join(folder, 'shared');
+    mkdirSync(shared, { recursive: true });
+    const url = `sqlite:${join(shared, 'library.sqlite')}`;
+    const [one, two] = [await start(url), await start(url)];
+    running.push(one, two);
+    const { author } = await post(one.baseUrl, '/authors', { name: 'Le Guin' });
+    const { book } = await post(one.baseUrl, '/books', { title: 'Earthsea', authorId: author?.id });
+    for (const rating of [1, 2, 3]) await post(one.baseUrl, '/reviews', { bookId: book?.id, rating });
+    const first = await fetch(`${one.baseUrl}/reviews?sort=rating&per_page=1`);
+    const next = /<[^>]*\/api(\/reviews\?[^>]*)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next, 'the first page links to the next').toBeTypeOf('string');
+    const follow = async (server: Running) => {
+      const reply = await fetch(`${server.baseUrl}${next}`);
+      expect(reply.status, await reply.clone().text()).toBe(200);
+      return ((await reply.json()) as { reviews: { rating: number }[] }).reviews.map((review) => review.rating);
+    };
+    expect(await follow(two)).toEqual([2]);
+    expect(await stop(one)).toBe(0);
+    expect(await stop(two)).toBe(0);
+    const again = await start(url);
+    running.push(again);
+    expect(await follow(again)).toEqual([2]);
+    expect(await stop(again)).toBe(0);
+  });
+
   it('stops before listening, in one line, when a table does not fit the declarations (SQLite)', async () => {
     const drifted = join(folder, 'drifted');
     mkdirSync(drifted, { recursive: true });
