@@ -166,7 +166,7 @@ function archiveField(
 ): string | undefined {
   if (declared === undefined) return undefined;
   const attribute = attributes.get(declared);
-  if (!attribute || attribute.type !== 'date-time' || !attribute.nullable) {
+  if (attribute?.type !== 'date-time' || !attribute.nullable) {
     throw new TypeError(
       `defineResource(${name}): archive names "${declared}", which must be a nullable date-time field`,
     );

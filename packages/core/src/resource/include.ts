@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/http-error.js';
 import type { Scalar, StoredValue } from '../schema/types.js';
-import type { Condition, ListQuery, StoredRecord } from '../store/store.js';
+import type { ListQuery, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import type { LinkedRelation } from './link.js';

@@ -25,6 +25,7 @@ import type { Relation } from './relations.js';
 export type Relations = Readonly<Record<string, Relation<any>>>;
 
 /** A before or after hook. Throw an `HttpError` to answer with a problem. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook is any function, `async` ones (Promise<void>) included
 export type Hook<C = ActionContext> = (ctx: C) => void | Done | Promise<void | Done>;
 
 /**
