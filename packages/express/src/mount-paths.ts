@@ -1,6 +1,14 @@
 import { type NeutralResponse, unknownPathResponse } from '@resourcery/core/adapter';
 import type { Request } from 'express';
 
+// Why this reads the router's layers, which Express does not document: Express tells its mount
+// path only to a sub-application (`app.mountpath`, the `mount` event), never to a middleware
+// function, and `req.baseUrl` is the path as the request spelled it, not as it was declared. The
+// adapter is a middleware function (a sub-application would re-run Express's request setup on
+// every request, and take the parent's settings only when mounted), so it reads the declared
+// paths from the layers (Express 5 keeps them as `rawPath`) and, wherever they cannot be read,
+// answers as if the request were spelled right: the check only ever refuses, never admits.
+
 /** What this module reads of an Express router layer. */
 interface Layer {
   readonly handle?: unknown;
