@@ -4,6 +4,7 @@ import { archiveCases } from './tracker-cases/archive-cases.js';
 import { authCases } from './tracker-cases/auth-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
+import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
@@ -24,6 +25,7 @@ const groups = (secret: string): CaseGroup[] => [
   orderCases(secret),
   hiddenFieldCases(secret),
   archiveCases(secret),
+  restoreCases(secret),
   revealCases(secret),
 ];
 
