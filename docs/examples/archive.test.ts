@@ -1,11 +1,11 @@
 // An archived record keeps its unique values (a new record cannot take them, so a restore never
 // collides), and comes back with PATCH ?archived=true {"archivedAt": null}; on memory and SQLite.
-import { createApi, memoryStore } from '@resourcery/core';
+import { createApi, defineResource, memoryStore } from '@resourcery/core';
 import type { Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
-import { tags } from './archive.js';
+import { Tag, tags } from './archive.js';
 
 const stores: Record<string, () => Store & { close?(): Promise<void> }> = {
   memory: () => memoryStore(),
@@ -36,3 +36,22 @@ for (const [label, open] of Object.entries(stores)) {
     });
   });
 }
+
+describe('a restore is an update', () => {
+  it('runs the update hooks, which see archivedAt: null in the input', async () => {
+    const seen: unknown[] = [];
+    const watched = defineResource({
+      ...tags.options,
+      model: Tag,
+      name: 'tag',
+      hooks: { after: { update: (ctx) => void seen.push({ ...ctx.input }) } },
+    });
+    const api = createApi({ resources: [watched], store: memoryStore() });
+    const call = (method: string, path: string, body?: unknown) => callApi(api, { method, path, body });
+    await call('POST', '/tags', { name: 'ui' });
+    await call('DELETE', '/tags/1');
+    expect((await call('PATCH', '/tags/1?archived=true', { archivedAt: null, name: 'UI' })).status).toBe(200);
+    expect(seen).toEqual([{ archivedAt: null, name: 'UI' }]);
+  });
+});
+
