@@ -54,4 +54,3 @@ describe('a restore is an update', () => {
     expect(seen).toEqual([{ archivedAt: null, name: 'UI' }]);
   });
 });
-
