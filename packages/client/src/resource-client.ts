@@ -46,6 +46,8 @@ export type ClientOptions<R extends ResourceLike> = {
  */
 export interface ShowOptions<T = object> extends CallOptions {
   ifNoneMatch?: T;
+  /** `true`: the record even when it is archived, on a resource declared with `archive` (`archived=true`). */
+  archived?: boolean;
 }
 
 /**
@@ -227,7 +229,7 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
       return eachRecord((page: typeof params) => client.index(page, call), params ?? {}) as never;
     },
     async show(id, call) {
-      const query = indexQueryString({ include: call?.include, fields: call?.fields });
+      const query = indexQueryString({ include: call?.include, fields: call?.fields, archived: call?.archived });
       const response = await request('show', query ? `${urlOf('show', id)}?${query}` : urlOf('show', id), call);
       if (response.status !== 304) return record(response);
       await response.body?.cancel();

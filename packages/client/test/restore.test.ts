@@ -35,6 +35,11 @@ describe('resourceClient().restore', () => {
     expect(refused).toBeInstanceOf(ResourceError);
     expect((refused as ResourceError).status).toBe(403);
     expect((refused as ResourceError).errors).toEqual({ archivedAt: ['may not be changed by you'] });
+    // archived=true on show and index finds it.
+    const archived = await issuesAs(member).show(issue.id, { archived: true });
+    expect(archived.archivedAt).toEqual(expect.any(String));
+    const listed = await issuesAs(member).index({ archived: true, filter: { archivedAt: { null: false } } });
+    expect(listed.records.map((record) => record.id)).toEqual([issue.id]);
     const restored = await issuesAs(admin).restore(issue.id, 'archivedAt');
     expect(restored).toMatchObject({ id: issue.id, title: 'Archive me', archivedAt: null });
     expect(etagOf(restored)).toBeTruthy();
