@@ -50,7 +50,8 @@ if (new Set(trackerCaseNames).size !== trackerCaseNames.length) {
  * expired and incomplete tokens), tenancy (another organization's records absent from show,
  * index, counts, `include=`, relation filters, foreign keys and unique values), roles and the
  * order of answers (401, 403, 400, 404, 403, 422), fields hidden by role (`email`), archive
- * instead of destroy, and what no answer may reveal (ETags, cursors, error messages).
+ * instead of destroy (and restore, and archived records behind foreign keys, `include=` and
+ * relation filters), and what no answer may reveal (ETags, cursors, error messages).
  *
  * `start` must serve the contract's tracker under `/api` on an empty store: `user`, `project`,
  * `label`, `issue` and `comment`, declared as in `examples/tracker`, verifying HS256 tokens signed
