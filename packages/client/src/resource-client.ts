@@ -46,6 +46,8 @@ export type ClientOptions<R extends ResourceLike> = {
  */
 export interface ShowOptions<T = object> extends CallOptions {
   ifNoneMatch?: T;
+  /** `true`: the record even when it is archived, on a resource declared with `archive` (`archived=true`). */
+  archived?: boolean;
 }
 
 /**
@@ -85,7 +87,8 @@ export function etagOf(record: object): string | undefined {
 const tagOf = (record: unknown) => (typeof record === 'object' && record !== null ? etags.get(record) : undefined);
 
 /**
- * The five actions of one resource over HTTP; every failure throws a {@link ResourceError}.
+ * The five actions of one resource over HTTP, and `restore` (an update that brings back an
+ * archived record); every failure throws a {@link ResourceError}.
  *
  * @example
  * ```ts
@@ -108,6 +111,12 @@ export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf
   /** Changes only the fields given; answers the whole record after the change. */
   update(id: IdOfResource<R>, changes: UpdateInput<ModelOf<R>>, options?: WriteOptions<T>): Promise<T>;
   destroy(id: IdOfResource<R>, options?: WriteOptions<T>): Promise<void>;
+  /**
+   * Restores an archived record (a resource declared with `archive`): `PATCH …/:id?archived=true`
+   * with `{"<field>": null}`, `field` being the archive field (`'archivedAt'`). Answers the record;
+   * a 403 `ResourceError` naming the field for a caller who may not destroy it.
+   */
+  restore(id: IdOfResource<R>, field: keyof ModelOf<R> & string, options?: WriteOptions<T>): Promise<T>;
 }
 
 /**
@@ -137,6 +146,8 @@ export function pluralize(word: string): string {
  * const dune = await client.create({ name: 'Dune', author: 'Frank Herbert' });
  * await client.update(dune.id, { name: 'Dune Messiah' });
  * await client.destroy(dune.id);
+ * // On a resource declared with `archive: 'archivedAt'`, destroy archives; this brings it back:
+ * await client.restore(dune.id, 'archivedAt');
  * ```
  */
 export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<R>>>(
@@ -218,7 +229,7 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
       return eachRecord((page: typeof params) => client.index(page, call), params ?? {}) as never;
     },
     async show(id, call) {
-      const query = indexQueryString({ include: call?.include, fields: call?.fields });
+      const query = indexQueryString({ include: call?.include, fields: call?.fields, archived: call?.archived });
       const response = await request('show', query ? `${urlOf('show', id)}?${query}` : urlOf('show', id), call);
       if (response.status !== 304) return record(response);
       await response.body?.cancel();
@@ -232,6 +243,9 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     },
     async destroy(id, call) {
       await request('destroy', urlOf('destroy', id), call);
+    },
+    async restore(id, field, call) {
+      return record(await request('update', `${urlOf('update', id)}?archived=true`, call, { [field]: null }));
     },
   };
   return client;

@@ -162,6 +162,8 @@ export interface IndexParams<M> {
   count?: boolean;
   /** Cursor pagination: the page after this cursor (a result's `nextCursor`); without it, the first page. */
   after?: string;
+  /** `true`: archived records too, on a resource declared with `archive` (`archived=true`). */
+  archived?: boolean;
 }
 
 /**

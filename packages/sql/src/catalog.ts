@@ -1,5 +1,5 @@
 import type { CollectionSchema, ForeignKey } from '@resourcery/core/store';
-import { foreignKeyName, uniqueName } from './names.js';
+import { checkName, foreignKeyName, uniqueName } from './names.js';
 
 /** A foreign key of another collection that refers to a collection. */
 export interface Reference {
@@ -10,8 +10,8 @@ export interface Reference {
 
 /** What the store makes of a named constraint of one of its tables. */
 export interface NamedConstraint {
-  readonly kind: 'unique' | 'foreign_key';
-  /** The field a violation is reported on: the last of a unique set, the foreign key's own. */
+  readonly kind: 'unique' | 'foreign_key' | 'check';
+  /** The field a violation is reported on: the last of a unique set, the foreign key's or CHECK's own. */
   readonly field: string;
   /** The collection (schema name) whose table has the constraint. */
   readonly collection: string;
@@ -52,7 +52,7 @@ export function referencedFirst(schemas: readonly CollectionSchema[]): Collectio
 
 /**
  * Every collection a store has seen (in `init` and `collection`): the referring collections of a
- * destroyed record, and the names of every unique set and foreign key of every table, so that a
+ * destroyed record, and the names of every unique set, foreign key and CHECK of every table, so that a
  * driver's error naming a constraint tells the field or the relation.
  *
  * @example
@@ -88,6 +88,11 @@ export class StoreCatalog {
     for (const key of schema.references ?? []) {
       const name = foreignKeyName(table, key.field);
       this.#constraints.set(name, { kind: 'foreign_key', field: key.field, collection: schema.name });
+    }
+    for (const attribute of schema.attributes) {
+      if (!attribute.values) continue;
+      const name = checkName(table, attribute.name);
+      this.#constraints.set(name, { kind: 'check', field: attribute.name, collection: schema.name });
     }
     this.#references = new Map();
     for (const from of this.#schemas.values()) {

@@ -23,7 +23,11 @@ function hash(text: string): string {
  * constraintName('books', ['authorId', 'title'], 'key'); // 'books_authorId_title_key'
  * ```
  */
-export function constraintName(table: string, fields: readonly string[], suffix: 'idx' | 'key' | 'fkey'): string {
+export function constraintName(
+  table: string,
+  fields: readonly string[],
+  suffix: 'idx' | 'key' | 'fkey' | 'check',
+): string {
   const name = `${table}_${fields.join('_')}_${suffix}`;
   if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
   // Keep a prefix of whole code points that fits with `_<hash>_<suffix>`.
@@ -69,4 +73,16 @@ export function uniqueName(table: string, fields: readonly string[]): string {
  */
 export function foreignKeyName(table: string, field: string): string {
   return constraintName(table, [field], 'fkey');
+}
+
+/**
+ * `<table>_<field>_check`: the `CHECK` that limits a field to its declared values.
+ *
+ * @example
+ * ```ts
+ * checkName('issues', 'status'); // 'issues_status_check'
+ * ```
+ */
+export function checkName(table: string, field: string): string {
+  return constraintName(table, [field], 'check');
 }

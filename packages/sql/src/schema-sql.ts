@@ -9,6 +9,7 @@ import {
   type Scalar,
 } from '@resourcery/core/store';
 import { referencedFirst } from './catalog.js';
+import { tableChecks } from './check-constraints.js';
 import type { TableIndex } from './dialects/dialect.js';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
 import { constraintName, foreignKeyName, indexName } from './names.js';
@@ -160,8 +161,9 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
  * typed columns, `NOT NULL` for required attributes, declared defaults, binary string collation,
  * an id that is never reused (or a uuid primary key), and the keys of {@link tableKeys}: a unique
  * index per unique set, the declared composite indexes, an index `(field, id)` for every field in
- * `schema.indexed` and every foreign key, and a foreign key `<table>_<field>_fkey` per reference,
- * with its `ON DELETE` rule. Nothing in them drops or changes an existing table.
+ * `schema.indexed` and every foreign key, a foreign key `<table>_<field>_fkey` per reference,
+ * with its `ON DELETE` rule, and a `CHECK (<field> IN (…))` named `<table>_<field>_check` per
+ * attribute with `values`. Nothing in them drops or changes an existing table.
  *
  * @example
  * ```ts
@@ -189,6 +191,7 @@ export function createTableSql(
         `REFERENCES ${spec.quote(key.table)} (${spec.quote('id')}) ON DELETE ${ON_DELETE[key.onDelete]}`,
     );
   }
+  for (const check of tableChecks(schema, spec, prefix)) definitions.push(check.definition);
   return spec.createTable(table, definitions, indexes);
 }
 

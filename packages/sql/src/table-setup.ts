@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
+import { checksDrift } from './check-constraints.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { createTableSql } from './schema-sql.js';
 import { keysDrift, tableDrift } from './table-drift.js';
@@ -22,8 +23,9 @@ async function createTable(db: Db, schema: CollectionSchema, dialect: SqlDialect
 /**
  * Makes sure a collection's table exists: creates it (with its indexes and constraints) when it
  * is missing and `create` allows it; refuses an existing table that lacks a column for an
- * attribute, whose columns do not match their declarations, or that lacks a unique index, a
- * foreign key or an index the store would have created. An existing table is never altered, so
+ * attribute, whose columns do not match their declarations, that lacks a unique index, a
+ * foreign key or an index the store would have created, or whose CHECKs do not list exactly the
+ * declared values of an attribute (see `checksDrift`). An existing table is never altered, so
  * no data is ever dropped or rewritten.
  *
  * @example
@@ -60,7 +62,11 @@ export async function ensureTable(
         `the column${missing.length > 1 ? 's' : ''} with a migration (schemaSql() shows the types it would use)`,
     );
   }
-  different.push(...keysDrift(schema, await dialect.describeKeys(db, table), dialect, options.tablePrefix));
+  const keys = await dialect.describeKeys(db, table);
+  different.push(
+    ...keysDrift(schema, keys, dialect, options.tablePrefix),
+    ...checksDrift(schema, keys.checks, dialect, options.tablePrefix),
+  );
   if (different.length > 0) {
     throw new Error(
       `Table "${table}" does not match the declaration of ${schema.name}: ${different.join('; ')}. The store never ` +

@@ -19,6 +19,7 @@ import { transactionCases } from './store-cases/transaction-cases.js';
 import { typeCases } from './store-cases/type-cases.js';
 import { relationFilterCases, typedOperatorCases } from './store-cases/typed-operator-cases.js';
 import { defaultCases, uuidCases } from './store-cases/uuid-cases.js';
+import { valueListCases } from './store-cases/value-list-cases.js';
 import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
 export { type CaseHome, type StoreCase, type StoreCaseGroup, suiteSchema } from './store-cases/fixtures.js';
@@ -53,6 +54,7 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   serverValueCases,
   uniqueCases,
   foreignKeyCases,
+  valueListCases,
   referenceCases,
   storeTransactionCases,
   perGroupCases,
@@ -89,7 +91,7 @@ export interface StoreSuiteOptions {
  * valid value of every string size) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
  * defaults; server values (uuid ids, timestamps and defaults set on every write path, raw store
  * transactions included); unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
- * transactions; per-group limits). Every case gets fresh collections, each obtained with
+ * transactions; per-group limits; listed values (`values`), raw transactions included). Every case gets fresh collections, each obtained with
  * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced
  * collections first); the provider is closed after the last case.
  *

@@ -4,6 +4,7 @@ import { archiveCases } from './tracker-cases/archive-cases.js';
 import { authCases } from './tracker-cases/auth-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
+import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
@@ -24,6 +25,7 @@ const groups = (secret: string): CaseGroup[] => [
   orderCases(secret),
   hiddenFieldCases(secret),
   archiveCases(secret),
+  restoreCases(secret),
   revealCases(secret),
 ];
 
@@ -48,7 +50,8 @@ if (new Set(trackerCaseNames).size !== trackerCaseNames.length) {
  * expired and incomplete tokens), tenancy (another organization's records absent from show,
  * index, counts, `include=`, relation filters, foreign keys and unique values), roles and the
  * order of answers (401, 403, 400, 404, 403, 422), fields hidden by role (`email`), archive
- * instead of destroy, and what no answer may reveal (ETags, cursors, error messages).
+ * instead of destroy (and restore, and archived records behind foreign keys, `include=` and
+ * relation filters), and what no answer may reveal (ETags, cursors, error messages).
  *
  * `start` must serve the contract's tracker under `/api` on an empty store: `user`, `project`,
  * `label`, `issue` and `comment`, declared as in `examples/tracker`, verifying HS256 tokens signed

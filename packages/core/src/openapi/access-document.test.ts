@@ -178,17 +178,24 @@ describe('the schemas, as the declaration allows', () => {
     expect(IssueCreateInput.properties.priority.description).toBeUndefined();
   });
 
-  it('make the archive field read-only, and give archived to index and show, and an archiving destroy', () => {
+  it('make the archive field read-only but null to restore, and give archived to index, show and update, and an archiving destroy', () => {
     const { Issue, IssueCreateInput, IssueUpdateInput } = document.components.schemas;
     expect(Issue.properties.archivedAt).toMatchObject({
       readOnly: true,
       description: expect.stringContaining('archives it'),
     });
     expect(IssueCreateInput.properties.archivedAt).toBeUndefined();
-    expect(IssueUpdateInput.properties.archivedAt).toBeUndefined();
+    expect(IssueUpdateInput.properties.archivedAt).toMatchObject({
+      type: 'null',
+      description: expect.stringContaining('with `?archived=true` restores'),
+    });
+    expect(document.paths['/issues/{id}'].patch.description).toContain(
+      'Restoring an archived issue: `?archived=true` with `{"archivedAt": null}`',
+    );
     for (const [path, method] of [
       ['/issues', 'get'],
       ['/issues/{id}', 'get'],
+      ['/issues/{id}', 'patch'],
     ] as const) {
       const operation = document.paths[path][method];
       const archived = operation.parameters.find((parameter: Json) => parameter.name === 'archived');

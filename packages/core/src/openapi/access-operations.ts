@@ -45,17 +45,19 @@ function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
   return Object.values(access.fields ?? {}).some((rules) => restricts((rules as FieldAccess | undefined)?.[kind]));
 }
 
-/** The `archived` parameter of index and show, on a resource that archives instead of deleting. */
-function archivedParameter(compiled: CompiledResource, action: 'index' | 'show'): JsonSchema {
+/** The `archived` parameter of index, show and update, on a resource that archives instead of deleting. */
+function archivedParameter(compiled: CompiledResource, action: 'index' | 'show' | 'update'): JsonSchema {
   const { name, plural } = compiled.resource;
   const field = compiled.archive as string;
+  const descriptions = {
+    index: `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`,
+    show: `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
+    update: `\`true\` finds the ${name} even when it is archived (by default an archived ${name} is 404): to change it where it is (it stays archived), or to restore it by sending \`{"${field}": null}\`.`,
+  };
   return {
     name: 'archived',
     in: 'query',
-    description:
-      action === 'index'
-        ? `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`
-        : `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
+    description: descriptions[action],
     schema: { type: 'boolean', default: false },
   };
 }
@@ -93,8 +95,8 @@ function noteReadRules(compiled: CompiledResource, operation: Operation, relatio
  * Adds to the path items of one resource what its access model and the API's authentication
  * say: on an API with `authenticate`, 401 and 403 on every operation, and the security made
  * optional (`[{}, ...]`) on the actions `access.anonymous` lists; elsewhere 403 on operations
- * a rule may refuse. A resource with `archive` gets `archived` on index and show and a destroy
- * that says it archives. Parameters naming a field some callers may not read say they are
+ * a rule may refuse. A resource with `archive` gets `archived` on index, show and update, an
+ * update that says how to restore, and a destroy that says it archives. Parameters naming a field some callers may not read say they are
  * refused to them.
  *
  * @example
@@ -126,9 +128,12 @@ export function describeOperationAccess(
     } else if (mayRefuse(compiled, action)) {
       addProblems(operation, 'Forbidden');
     }
-    if (compiled.archive && (action === 'index' || action === 'show')) {
+    if (compiled.archive && (action === 'index' || action === 'show' || action === 'update')) {
       addParameter(operation, archivedParameter(compiled, action));
       addProblems(operation, 'BadRequest');
+    }
+    if (compiled.archive && action === 'update') {
+      operation.description = `${operation.description ? `${operation.description} ` : ''}Restoring an archived ${name}: \`?archived=true\` with \`{"${compiled.archive}": null}\` (with other changes or alone), allowed to whoever may destroy it (403 naming \`${compiled.archive}\` for the others); If-Match and the update's rules apply as to any update.`;
     }
     if (compiled.archive && action === 'destroy') {
       operation.summary = `Archive a ${name}`;

@@ -110,6 +110,11 @@ export function describeFieldAccess(
       compiled.archive,
       `Set by the server when the ${name} is destroyed, which archives it; \`null\` until then. Archived ${plural} are 404 and left out of the index unless \`archived=true\``,
     );
+    // The one value a client may send: `null`, with `?archived=true`, restores.
+    (updateInput.properties as Record<string, JsonSchema>)[compiled.archive] = {
+      type: 'null',
+      description: `\`null\` with \`?archived=true\` restores an archived ${name} (only for whoever may destroy it: 403 naming it for the others); without \`archived=true\`, or any other value, it is 422 read-only`,
+    };
   }
   for (const [field, who] of readRules(compiled)) {
     output.required = (output.required as string[]).filter((required) => required !== field);

@@ -33,6 +33,12 @@ interface Filtered {
   readonly operators: readonly Operator[];
 }
 
+/** The values an attribute holds, when it lists them: any other value of a filter matches nothing. */
+function listed(attribute: AttributeSchema): string {
+  if (!attribute.values) return '';
+  return ` Its values: ${attribute.values.map((value) => `\`${value}\``).join(', ')} (any other matches nothing).`;
+}
+
 /** The `filter[...]` parameters of one attribute: equals and any of (with `eq`), and one per operator it takes. */
 function attributeFilters(filtered: Filtered, plural: string, filterValues: number): JsonSchema[] {
   const { key: name, attribute } = filtered;
@@ -49,7 +55,7 @@ function attributeFilters(filtered: Filtered, plural: string, filterValues: numb
       {
         name: key,
         in: 'query',
-        description: `Keeps the ${plural} whose ${said} equals this value (strings compare exactly). Filters combine with AND.${filtered.note}`,
+        description: `Keeps the ${plural} whose ${said} equals this value (strings compare exactly). Filters combine with AND.${listed(attribute)}${filtered.note}`,
         schema: value,
       },
       {

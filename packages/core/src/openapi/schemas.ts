@@ -88,7 +88,8 @@ function valueSchema(
   constraints: readonly { name: string; constraints: readonly unknown[] }[],
   options: ValueOptions,
 ): JsonSchema {
-  const schema: JsonSchema = {};
+  // The listed values (`@IsIn`, `@IsEnum`): the only ones a record holds, whoever wrote it.
+  const schema: JsonSchema = attribute.values ? { enum: [...attribute.values] } : {};
   for (const entry of constraints) REFINEMENTS[entry.name]?.(schema, entry.constraints, attribute);
   if (!options.constraints) {
     // A field only the server sets was never checked against the model: its shape (type,

@@ -10,6 +10,7 @@ import type { RecordOf } from './context-types.js';
 import { checkFieldRules, checkRecordRule, checkReferences, withPresets } from './guard.js';
 import { validateInput } from './input/validate-input.js';
 import { DERIVED, indexAnswer, memberView, single } from './render.js';
+import { checkRestoreRule, restoreBody } from './restore.js';
 
 // The work of each action between the before and after hooks: its steps, in the order of the
 // contract's answers (the body's own 400/413/415, then 404, then 403 on the record or a field,
@@ -157,8 +158,10 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
   async update(ctx, request) {
     let record: Rec | undefined;
     let where = ctx.where;
-    const body = await readBody(ctx, request);
-    if (writesBlind(ctx, request)) {
+    let body = await readBody(ctx, request);
+    // `?archived=true` with the archive field `null`: a restore, which reads the record first.
+    const restored = restoreBody(ctx, body);
+    if (!restored && writesBlind(ctx, request)) {
       // The happy path in one statement: the write itself tells whether the record exists, and
       // a bad body looks the record up only to answer 404 first when it is missing.
       await takeInput(ctx, body).catch(async (error: unknown) => {
@@ -169,9 +172,12 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
     } else {
       const read = await findOr404(ctx);
       await checkRecordRule(ctx, read);
+      if (restored) await checkRestoreRule(ctx, read);
       where = guardIfMatch(ctx, read, request);
+      body = restored ?? body;
       checkFieldRules(ctx, body, read);
       await takeInput(ctx, body);
+      if (restored) ctx.input = { ...ctx.input, [ctx.compiled.archive as string]: null };
       if (ctx.compiled.serverValues.updatedAt) ctx.input = changedFields(ctx.input as Record<string, unknown>, read);
       const empty = Object.keys(ctx.input as object).length === 0;
       record = empty ? read : await ctx.compiled.steps.update(ctx);

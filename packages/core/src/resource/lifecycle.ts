@@ -8,6 +8,7 @@ import { type ActionContext, DONE, type Filter } from './context-types.js';
 import { admit } from './guard.js';
 import { prepareRelatedReads, unarchived } from './related.js';
 import { memberView, tagAnswer } from './render.js';
+import { asksArchived } from './restore.js';
 
 /**
  * Runs one action through its whole lifecycle on a prepared context: around hooks, before
@@ -71,7 +72,7 @@ async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: Neu
 
 /**
  * The conditions every store call of the request adds (`ctx.where`): the records the caller may
- * read (access), not archived (unless a show or index asks for `archived=true`), and the scope
+ * read (access), not archived (unless a show, an index or an update asks for `archived=true`), and the scope
  * step's. An index first finds what it may read through the relations its filters name.
  */
 async function scope(ctx: Context): Promise<void> {
@@ -79,7 +80,13 @@ async function scope(ctx: Context): Promise<void> {
   if (ctx.action === 'index') await prepareRelatedReads(ctx);
   const { archive, steps } = ctx.compiled;
   if (archive) {
-    const asked = ctx.action === 'index' ? ctx.query.archived : ctx.action === 'show' && memberView(ctx).archived;
+    const { action } = ctx;
+    const asked =
+      action === 'index'
+        ? ctx.query.archived
+        : action === 'show'
+          ? memberView(ctx).archived
+          : action === 'update' && asksArchived(ctx);
     if (!asked) ctx.where.push(...unarchived(ctx.compiled));
   }
   if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));

@@ -68,6 +68,9 @@ export function withModelAttributes(
     ) {
       throw new TypeError(`defineResource(${name}): defaults.${field} is not a valid ${attribute.type}`);
     }
+    if (canonical !== null && attribute.values && !attribute.values.includes(canonical)) {
+      throw new TypeError(`defineResource(${name}): defaults.${field} is not one of its values`);
+    }
     defaults[field] = canonical;
     list[index] = { ...attribute, default: canonical };
   }

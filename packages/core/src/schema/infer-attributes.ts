@@ -1,6 +1,6 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { MAX_PRECISION } from './convert.js';
-import type { AttributeSchema, AttributeType } from './types.js';
+import type { AttributeSchema, AttributeType, Scalar } from './types.js';
 
 /**
  * An attribute type that decorators cannot say: a type, and for a decimal its places and,
@@ -48,8 +48,8 @@ export type ModelClass<M = object> = new () => M;
  * first type-giving decorator (`@IsString`, `@IsInt`, `@IsISO8601`/`@IsDateString` (date-time),
  * `@IsDecimal({ decimal_digits: '0,2' })` (decimal, 2 places), `@IsUUID`, `@IsObject` (json),
  * ..., or the values of `@IsIn`/`@IsEnum`), nullability from `@IsOptional`, the maximum length
- * from `@Length`/`@MaxLength`. `types` overrides or completes the inference (`date` is only
- * declared there). `id` is an integer assigned by the store, or a uuid when the model declares
+ * from `@Length`/`@MaxLength`, the only values allowed (`values`) from `@IsIn`/`@IsEnum`. `types`
+ * overrides or completes the inference (`date` is only declared there). `id` is an integer assigned by the store, or a uuid when the model declares
  * `@IsUUID() id` or `idType` says so.
  *
  * @example
@@ -82,8 +82,11 @@ export function inferAttributes(
     let scale = typeof declared === 'object' ? declared.scale : undefined;
     const precision = (typeof declared === 'object' ? declared.precision : undefined) ?? MAX_PRECISION;
     let maxLength: number | undefined;
+    let values: readonly Scalar[] | undefined;
     for (const entry of entries) {
-      type ??= entry.name ? (TYPE_OF_DECORATOR[entry.name] ?? typeOfChoices(entry.name, entry.constraints)) : undefined;
+      const listed = entry.name ? choicesOf(entry.name, entry.constraints) : undefined;
+      values ??= listed;
+      type ??= entry.name ? (TYPE_OF_DECORATOR[entry.name] ?? typeOfChoices(listed)) : undefined;
       if (entry.name === 'isLength' && typeof entry.constraints[1] === 'number') maxLength = entry.constraints[1];
       if (entry.name === 'maxLength' && typeof entry.constraints[0] === 'number') maxLength = entry.constraints[0];
       if (entry.name === 'isDecimal') scale ??= decimalPlaces(entry.constraints?.[0]);
@@ -96,6 +99,7 @@ export function inferAttributes(
     }
     const attribute: { -readonly [K in keyof AttributeSchema]: AttributeSchema[K] } = { name, type, nullable };
     if (maxLength !== undefined) attribute.maxLength = maxLength;
+    if (values && fitsType(values, type)) attribute.values = values;
     if (type === 'decimal') Object.assign(attribute, decimalSize(model, name, scale, precision));
     attributes.push(attribute);
   }
@@ -132,8 +136,8 @@ function decimalSize(model: ModelClass, name: string, scale: number | undefined,
   return { scale, precision };
 }
 
-/** The type shared by every value of `@IsIn([...])` or `@IsEnum(E)`, if there is one. */
-function typeOfChoices(name: string, constraints: unknown[] | undefined): AttributeType | undefined {
+/** The values of `@IsIn([...])` or `@IsEnum(E)`, each once, in the declared order (none for another decorator). */
+function choicesOf(name: string, constraints: unknown[] | undefined): readonly Scalar[] | undefined {
   const source = constraints?.[0];
   let values: unknown[];
   if (name === 'isIn' && Array.isArray(source)) values = source;
@@ -142,7 +146,18 @@ function typeOfChoices(name: string, constraints: unknown[] | undefined): Attrib
     const entries = Object.entries(source);
     values = entries.filter(([key]) => !/^\d+$/.test(key)).map(([, value]) => value);
   } else return undefined;
-  if (values.length === 0) return undefined;
+  return [...new Set(values)] as Scalar[];
+}
+
+/** Whether every listed value is a value of the type (a CHECK can list it): strings, integers, numbers, booleans. */
+function fitsType(values: readonly Scalar[], type: AttributeType): boolean {
+  const found = typeOfChoices(values);
+  return found === type || (found === 'integer' && type === 'number');
+}
+
+/** The type shared by every value of `@IsIn([...])` or `@IsEnum(E)`, if there is one. */
+function typeOfChoices(values: readonly unknown[] | undefined): AttributeType | undefined {
+  if (!values || values.length === 0) return undefined;
   if (values.every((value) => typeof value === 'string')) return 'string';
   if (values.every((value) => Number.isSafeInteger(value))) return 'integer';
   if (values.every((value) => typeof value === 'number' && Number.isFinite(value))) return 'number';

@@ -47,6 +47,12 @@ export interface AttributeSchema {
    * (`updatedAt`). A value the write gives is kept.
    */
   readonly timestamp?: 'create' | 'update';
+  /**
+   * The only values the attribute may hold (`@IsIn([...])`, `@IsEnum(E)`), `null` aside (nullability
+   * says whether it may be `null`). Stores refuse any other value with a `check`
+   * `ConstraintViolation` (the SQL stores by a `CHECK (<column> IN (…))` named `<table>_<field>_check`).
+   */
+  readonly values?: readonly Scalar[];
 }
 
 /** What happens to the records referring to a record that is destroyed. */

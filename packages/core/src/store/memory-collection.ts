@@ -1,5 +1,5 @@
 import type { CollectionSchema, Id, StoredValue } from '../schema/types.js';
-import { checkReferences, checkUnique, destroyWithReferences } from './memory-constraints.js';
+import { checkReferences, checkUnique, checkValues, destroyWithReferences } from './memory-constraints.js';
 import { matcher, resolveRelated } from './memory-filter.js';
 import { listPage } from './memory-list.js';
 import { MemoryTable, type Tables, type Undo } from './memory-table.js';
@@ -20,9 +20,9 @@ function plainCopy(record: StoredRecord): StoredRecord {
 }
 
 /**
- * One collection of a memory store. Writes check the unique sets and foreign keys first, so a
- * refused write changes nothing; every write inside a transaction pushes its undo to the
- * transaction's log, shared by every collection of the store.
+ * One collection of a memory store. Writes check the allowed values, the unique sets and the
+ * foreign keys first, so a refused write changes nothing; every write inside a transaction pushes
+ * its undo to the transaction's log, shared by every collection of the store.
  */
 export class MemoryCollection extends MemoryTable implements Collection {
   private readonly fields: readonly Field[];
@@ -42,7 +42,10 @@ export class MemoryCollection extends MemoryTable implements Collection {
     this.fields = attributes.map((a) => ({ name: a.name, absent: a.default ?? null, json: a.type === 'json' }));
     this.uuid = schema.attributes[0]?.type === 'uuid';
     this.server = serverValues(schema);
-    this.constrained = (schema.unique?.length ?? 0) > 0 || (schema.references?.length ?? 0) > 0;
+    this.constrained =
+      (schema.unique?.length ?? 0) > 0 ||
+      (schema.references?.length ?? 0) > 0 ||
+      schema.attributes.some((attribute) => attribute.values !== undefined);
     const jsons = attributes.filter((a) => a.type === 'json').map((a) => a.name);
     this.jsons = new Set(jsons);
     this.copy =
@@ -84,6 +87,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
       record[name] = value === undefined ? absent : json && value !== null ? structuredClone(value) : value;
     }
     if (this.constrained) {
+      checkValues(this, record);
       checkUnique(this, record, undefined);
       checkReferences(this.tables, this, record, undefined, id as Id);
     }
@@ -103,6 +107,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
     if (!record || !this.matches(record, where)) return undefined;
     const changes = this.server.update(given);
     if (this.constrained) {
+      checkValues(this, changes);
       checkUnique(this, changes, record);
       checkReferences(this.tables, this, changes, record, id);
     }

@@ -3,7 +3,7 @@ import type { MemoryTable, Tables, Undo } from './memory-table.js';
 import type { StoredRecord } from './store.js';
 import { ConstraintViolation } from './store-errors.js';
 
-// The memory store's constraints: unique sets and foreign keys checked before a write (a
+// The memory store's constraints: allowed values, unique sets and foreign keys checked before a write (a
 // refused write changes nothing), and destroys that follow the foreign keys pointing at the
 // record (restrict, cascade, nullify), all decided before anything is changed.
 
@@ -11,6 +11,20 @@ import { ConstraintViolation } from './store-errors.js';
 function after(field: string, next: Readonly<Record<string, unknown>>, self: StoredRecord | undefined): StoredValue {
   const value = next[field] as StoredValue | undefined;
   return value !== undefined ? value : ((self?.[field] ?? null) as StoredValue);
+}
+
+/**
+ * Throws a `check` {@link ConstraintViolation} naming the field when the write gives an attribute
+ * with `values` (`@IsIn`, `@IsEnum`) a value that is not one of them (`null` is nullability's
+ * business), as the SQL stores' `CHECK (<column> IN (…))` does.
+ */
+export function checkValues(table: MemoryTable, next: Readonly<Record<string, unknown>>): void {
+  for (const attribute of table.schema.attributes) {
+    const value = next[attribute.name];
+    if (!attribute.values || value === undefined || value === null) continue;
+    if (!(attribute.values as readonly unknown[]).includes(value))
+      throw new ConstraintViolation('check', attribute.name);
+  }
 }
 
 /**

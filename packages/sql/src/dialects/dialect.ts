@@ -120,10 +120,19 @@ export interface CatalogForeignKey {
   readonly onDelete: string;
 }
 
-/** The keys of an existing table: its indexes (the primary key aside) and foreign keys. */
+/** One `CHECK` of an existing table, as the database's catalog writes it back. */
+export interface CatalogCheck {
+  /** Its name (SQLite: the name in the table's SQL, `''` for an unnamed one). */
+  readonly name: string;
+  /** Its expression, as the catalog writes it (PostgreSQL turns `IN (…)` into `= ANY (ARRAY[…])`). */
+  readonly clause: string;
+}
+
+/** The keys of an existing table: its indexes (the primary key aside), foreign keys and CHECKs. */
 export interface CatalogKeys {
   readonly indexes: readonly CatalogIndex[];
   readonly foreignKeys: readonly CatalogForeignKey[];
+  readonly checks: readonly CatalogCheck[];
 }
 
 /** One column of an existing table, as the database's catalog describes it. */
@@ -188,7 +197,7 @@ export interface SqlDialectSpec {
   createTable(table: string, columns: readonly string[], indexes: readonly TableIndex[]): string[];
   /** The columns of a table as the catalog describes them, none when the table does not exist. */
   describeColumns(db: Db, table: string): Promise<CatalogColumn[]>;
-  /** The indexes and foreign keys of a table as the catalog describes them (for the drift check). */
+  /** The indexes, foreign keys and CHECKs of a table as the catalog describes them (for the drift check). */
   describeKeys(db: Db, table: string): Promise<CatalogKeys>;
   /** Statements every connection needs before the store uses it (SQLite: `PRAGMA foreign_keys = ON`). */
   prepareConnection(db: Db): Promise<void>;

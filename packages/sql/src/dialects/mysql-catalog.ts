@@ -6,13 +6,13 @@ type IndexDraft = {
 };
 
 /**
- * The indexes and foreign keys of a MySQL or MariaDB table of the current database, from
+ * The indexes, foreign keys and CHECKs of a MySQL or MariaDB table of the current database, from
  * `information_schema` (`statistics`: key columns in order, `D` for descending, a length for a
- * prefix; `key_column_usage` and `referential_constraints`).
+ * prefix; `key_column_usage` and `referential_constraints`; `check_constraints`).
  *
  * @example
  * ```ts
- * const { indexes, foreignKeys } = await describeMysqlKeys(db, 'books');
+ * const { indexes, foreignKeys, checks } = await describeMysqlKeys(db, 'books');
  * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -49,8 +49,18 @@ export async function describeMysqlKeys(db: Kysely<any>, table: string): Promise
     where k.table_schema = database() and k.table_name = ${table} and k.referenced_table_name is not null
     order by k.constraint_name, k.ordinal_position`.execute(db);
   const single = keys.filter((key) => keys.filter((other) => other.name === key.name).length === 1);
+  // MySQL names CHECKs uniquely per database; MariaDB per table, and says which (`TABLE_NAME`).
+  const { rows: checks } = await sql<{ CONSTRAINT_NAME: string; CHECK_CLAUSE: string; TABLE_NAME?: string }>`
+    select c.* from information_schema.check_constraints c
+    join information_schema.table_constraints t
+      on t.constraint_schema = c.constraint_schema and t.constraint_name = c.constraint_name
+    where t.table_schema = database() and t.table_name = ${table} and t.constraint_type = 'CHECK'
+    order by c.constraint_name`.execute(db);
   return {
     indexes: [...byName.values()],
     foreignKeys: single.map(({ rule, ...key }) => ({ ...key, onDelete: rule.toLowerCase() })),
+    checks: checks
+      .filter((check) => check.TABLE_NAME === undefined || check.TABLE_NAME === table)
+      .map((check) => ({ name: check.CONSTRAINT_NAME, clause: check.CHECK_CLAUSE })),
   };
 }

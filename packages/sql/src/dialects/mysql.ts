@@ -42,6 +42,7 @@ const KINDS: Record<string, ConstraintKind> = {
   ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: 'check',
   ER_WARN_DATA_OUT_OF_RANGE: 'check',
   ER_CHECK_CONSTRAINT_VIOLATED: 'check',
+  ER_CONSTRAINT_FAILED: 'check', // MariaDB's 4025
   ER_ROW_IS_REFERENCED: 'referenced',
   ER_ROW_IS_REFERENCED_2: 'referenced',
   ER_NO_REFERENCED_ROW: 'foreign_key',
@@ -186,7 +187,9 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
 
     isUnavailable: ({ code, fatal }) => (typeof code === 'string' && UNAVAILABLE.has(code)) || fatal === true,
     constraintFailure(code, { message }) {
-      const kind = KINDS[code];
+      // MariaDB's failed CHECK (4025) reaches mysql2 under the name MySQL gives that number.
+      const kind =
+        KINDS[code] ?? (/^CONSTRAINT `(?:[^`]|``)+` failed for /.test(String(message)) ? 'check' : undefined);
       if (!kind) return undefined;
       // "Duplicate entry … for key 'books_isbn_key'"; "… a foreign key constraint fails (`db`.`books`,
       // CONSTRAINT `books_authorId_fkey` FOREIGN KEY (`authorId`) REFERENCES …".

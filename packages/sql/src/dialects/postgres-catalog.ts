@@ -15,12 +15,12 @@ const RULES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The indexes and foreign keys of a PostgreSQL table of the current schema, from `pg_index`
- * (key columns in order, `DESC` from `indoption`) and `pg_constraint`.
+ * The indexes, foreign keys and CHECKs of a PostgreSQL table of the current schema, from
+ * `pg_index` (key columns in order, `DESC` from `indoption`) and `pg_constraint`.
  *
  * @example
  * ```ts
- * const { indexes, foreignKeys } = await describePostgresKeys(db, 'books');
+ * const { indexes, foreignKeys, checks } = await describePostgresKeys(db, 'books');
  * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -61,8 +61,16 @@ export async function describePostgresKeys(db: Kysely<any>, table: string): Prom
     where c.contype = 'f' and n.nspname = current_schema() and t.relname = ${table}
       and cardinality(c.conkey) = 1
     order by c.conname`.execute(db);
+  const { rows: checks } = await sql<{ name: string; clause: string }>`
+    select c.conname as name, pg_get_constraintdef(c.oid) as clause
+    from pg_constraint c
+    join pg_class t on t.oid = c.conrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    where c.contype = 'c' and n.nspname = current_schema() and t.relname = ${table}
+    order by c.conname`.execute(db);
   return {
     indexes: [...byName.values()],
     foreignKeys: keys.map((key) => ({ ...key, onDelete: RULES[key.rule] ?? key.rule })),
+    checks,
   };
 }

@@ -1,16 +1,16 @@
 import { type Kysely, sql } from 'kysely';
-import type { CatalogForeignKey, CatalogIndex, CatalogKeys } from './dialect.js';
+import type { CatalogCheck, CatalogForeignKey, CatalogIndex, CatalogKeys } from './dialect.js';
 
 const RULES: Readonly<Record<string, string>> = { 'NO ACTION': 'no action', RESTRICT: 'restrict', CASCADE: 'cascade' };
 
 /**
- * The indexes and foreign keys of a SQLite table, from `pragma_index_list`, `pragma_index_xinfo`
- * and `pragma_foreign_key_list` (SQLite keeps no name for a foreign key: it is named by its
- * column).
+ * The indexes, foreign keys and CHECKs of a SQLite table, from `pragma_index_list`,
+ * `pragma_index_xinfo` and `pragma_foreign_key_list` (SQLite keeps no name for a foreign key: it is
+ * named by its column), and the CHECKs from the table's SQL in `sqlite_master`.
  *
  * @example
  * ```ts
- * const { indexes, foreignKeys } = await describeSqliteKeys(db, 'books');
+ * const { indexes, foreignKeys, checks } = await describeSqliteKeys(db, 'books');
  * ```
  */
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -43,5 +43,47 @@ export async function describeSqliteKeys(db: Kysely<any>, table: string): Promis
         onDelete: RULES[key.on_delete] ?? key.on_delete.toLowerCase(),
       }),
     );
-  return { indexes, foreignKeys };
+  const { rows: tables } = await sql<{ sql: string | null }>`
+    select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db);
+  return { indexes, foreignKeys, checks: checksIn(tables[0]?.sql ?? '') };
+}
+
+/** The end of a quoted run that starts at `at` (a doubled quote stays inside). */
+function afterQuoted(text: string, at: number): number {
+  const quote = text[at];
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] !== quote) continue;
+    if (text[i + 1] === quote) i++;
+    else return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * The CHECKs of a `CREATE TABLE` statement as SQLite keeps it (its catalog has no other record of
+ * them): each `[CONSTRAINT name] CHECK (…)`, its expression read to the matching parenthesis.
+ */
+function checksIn(text: string): CatalogCheck[] {
+  const checks: CatalogCheck[] = [];
+  const pattern = /(?:\bCONSTRAINT\s+("(?:[^"]|"")+"|`(?:[^`]|``)+`|\[[^\]]+\]|\w+)\s+)?\bCHECK\s*\(/gi;
+  for (const match of text.matchAll(pattern)) {
+    const start = match.index + match[0].length;
+    let depth = 1;
+    let i = start;
+    while (i < text.length && depth > 0) {
+      const character = text[i] as string;
+      if (`'"\``.includes(character)) i = afterQuoted(text, i);
+      else {
+        if (character === '(') depth++;
+        else if (character === ')') depth--;
+        i++;
+      }
+    }
+    const quoted = match[1] ?? '';
+    const name = /^["`[]/.test(quoted)
+      ? quoted.slice(1, -1).replaceAll(`${quoted[0]}${quoted[0]}`, quoted[0] as string)
+      : quoted;
+    checks.push({ name, clause: text.slice(start, i - 1) });
+  }
+  return checks;
 }

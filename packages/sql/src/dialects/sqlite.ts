@@ -159,6 +159,8 @@ export const sqlite: SqlDialectSpec = {
     const columns = (firstGroup(message, /constraint failed: (.+)$/)?.split(', ') ?? []).map((column) =>
       column.replace(/^.*\./, ''),
     );
-    return { kind, columns: columns.length === 1 ? columns : [], key: columns };
+    // "CHECK constraint failed: issues_status_check": a named CHECK's name.
+    const constraint = kind === 'check' && columns.length === 1 ? columns[0] : undefined;
+    return { kind, columns: columns.length === 1 ? columns : [], key: columns, ...(constraint ? { constraint } : {}) };
   },
 };
