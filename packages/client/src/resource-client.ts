@@ -4,6 +4,7 @@ import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
 import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
+import { type StatsMethod, statsQueryString } from './stats.js';
 import type { CallOptions, ClientRecord, ModelOf, ResourceLike } from './types.js';
 
 /**
@@ -108,6 +109,8 @@ export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf
   /** Changes only the fields given; answers the whole record after the change. */
   update(id: IdOfResource<R>, changes: UpdateInput<ModelOf<R>>, options?: WriteOptions<T>): Promise<T>;
   destroy(id: IdOfResource<R>, options?: WriteOptions<T>): Promise<void>;
+  /** Statistics (`GET /<plural>/stats`, on a resource declaring `stats`): one entry per group. */
+  stats: StatsMethod<ModelOf<R>>;
 }
 
 /**
@@ -193,8 +196,10 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
   }
 
   /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
-  const urlOf = (action: ClientAction, id?: unknown) =>
-    CLIENT_ACTIONS[action].target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : url;
+  const urlOf = (action: ClientAction, id?: unknown) => {
+    const { target } = CLIENT_ACTIONS[action];
+    return target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : target === 'stats' ? `${url}/stats` : url;
+  };
   /** The record of a member answer (typed as the call's signature says), its ETag kept for {@link etagOf}. */
   const record = async <V = T>(response: Response) => {
     const value = (await member(response, name)) as V;
@@ -232,6 +237,13 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     },
     async destroy(id, call) {
       await request('destroy', urlOf('destroy', id), call);
+    },
+    async stats(params, call) {
+      const query = statsQueryString((params ?? {}) as Parameters<typeof statsQueryString>[0]);
+      const response = await request('stats', query ? `${urlOf('stats')}?${query}` : urlOf('stats'), call);
+      const entries = await member(response, 'stats');
+      if (!Array.isArray(entries)) throw ResourceError.unexpected(response, '"stats" is not a list');
+      return entries as never;
     },
   };
   return client;

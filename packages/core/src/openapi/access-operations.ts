@@ -7,6 +7,7 @@ import { accessOf, readRules, refusedFor, restricts } from './access-schemas.js'
 import { type ProblemResponseName, problemRef } from './problems.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
+import { targetPath } from './stats-operation.js';
 
 // What the access model adds to a resource's operations: the security an anonymous action
 // relaxes, 401 and 403, the `archived` parameter and the archiving destroy, and the words on
@@ -46,15 +47,15 @@ function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
 }
 
 /** The `archived` parameter of index and show, on a resource that archives instead of deleting. */
-function archivedParameter(compiled: CompiledResource, action: 'index' | 'show'): JsonSchema {
+function archivedParameter(compiled: CompiledResource, action: 'index' | 'show' | 'stats'): JsonSchema {
   const { name, plural } = compiled.resource;
   const field = compiled.archive as string;
   return {
     name: 'archived',
     in: 'query',
     description:
-      action === 'index'
-        ? `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`
+      action !== 'show'
+        ? `\`true\` ${action === 'index' ? 'lists' : 'counts'} the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`
         : `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
     schema: { type: 'boolean', default: false },
   };
@@ -112,7 +113,7 @@ export function describeOperationAccess(
   const { path, name } = compiled.resource;
   const anonymous = new Set(accessOf(compiled).anonymous ?? []);
   for (const spec of ACTIONS) {
-    const item = items[spec.target === 'collection' ? `/${path}` : `/${path}/{id}`];
+    const item = items[targetPath(spec.target, path)];
     const operation = item?.[spec.method.toLowerCase()] as Operation | undefined;
     if (!operation) continue;
     const action = spec.name;
@@ -126,7 +127,7 @@ export function describeOperationAccess(
     } else if (mayRefuse(compiled, action)) {
       addProblems(operation, 'Forbidden');
     }
-    if (compiled.archive && (action === 'index' || action === 'show')) {
+    if (compiled.archive && (action === 'index' || action === 'show' || action === 'stats')) {
       addParameter(operation, archivedParameter(compiled, action));
       addProblems(operation, 'BadRequest');
     }
@@ -135,6 +136,6 @@ export function describeOperationAccess(
       operation.description = `Archives the ${name} rather than deleting it: sets \`${compiled.archive}\`; the ${name} is kept but answers 404 on show, update and destroy, and is left out of the index, unless asked for with \`archived=true\` (index, show). ${operation.description}`;
       (operation.responses['204'] as JsonSchema).description = `The ${name} was archived`;
     }
-    if (action === 'index' || action === 'show') noteReadRules(compiled, operation, relations);
+    if (action === 'index' || action === 'show' || action === 'stats') noteReadRules(compiled, operation, relations);
   }
 }

@@ -10,6 +10,7 @@ import type { RecordOf } from './context-types.js';
 import { checkFieldRules, checkRecordRule, checkReferences, withPresets } from './guard.js';
 import { validateInput } from './input/validate-input.js';
 import { DERIVED, indexAnswer, memberView, single } from './render.js';
+import { statsStep } from './stats.js';
 
 // The work of each action between the before and after hooks: its steps, in the order of the
 // contract's answers (the body's own 400/413/415, then 404, then 403 on the record or a field,
@@ -122,6 +123,7 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
     checkIfMatch(request.headers['if-match'], undefined);
     await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
   },
+  stats: statsStep,
   async show(ctx, request) {
     const view = memberView(ctx);
     const record = await findOr404(ctx);
