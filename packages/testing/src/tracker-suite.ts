@@ -6,6 +6,7 @@ import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
+import { statsCases } from './tracker-cases/stats-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
 import { tenancyWriteCases } from './tracker-cases/tenancy-write-cases.js';
 import { DEVELOPMENT_SECRET } from './tracker-cases/tracker-tokens.js';
@@ -25,6 +26,7 @@ const groups = (secret: string): CaseGroup[] => [
   hiddenFieldCases(secret),
   archiveCases(secret),
   revealCases(secret),
+  ...statsCases(secret),
 ];
 
 /**

@@ -33,9 +33,15 @@ const ORDERED: readonly AttributeType[] = ['integer', 'decimal', 'date', 'date-t
 /** The members of an answer's entry: no group attribute may take one of these names. */
 const ENTRY_MEMBERS = new Set(['count', 'sum', 'min', 'max']);
 
-/** Whether an attribute may be named by a statistics parameter. */
-function fits(kind: 'group' | StatsKind, attribute: AttributeSchema): boolean {
-  if (kind === 'group') return isIndexable(attribute) && !ENTRY_MEMBERS.has(attribute.name);
+/**
+ * Whether an attribute may be named by a statistics parameter: a group takes any attribute but
+ * JSON (`stats: true` offers only those short enough to index), `sum` integers and decimals,
+ * `min` and `max` also dates and date-times.
+ */
+function fits(kind: 'group' | StatsKind, attribute: AttributeSchema, offered = false): boolean {
+  if (kind === 'group') {
+    return attribute.type !== 'json' && !ENTRY_MEMBERS.has(attribute.name) && (!offered || isIndexable(attribute));
+  }
   return (kind === 'sum' ? SUMMABLE : ORDERED).includes(attribute.type);
 }
 
@@ -54,7 +60,7 @@ export function compileStats(
   const rules = {} as Record<'group' | StatsKind, ReadonlySet<string>>;
   for (const kind of ['group', 'sum', 'min', 'max'] as const) {
     if (declared === true) {
-      rules[kind] = new Set(candidates.filter((attribute) => fits(kind, attribute)).map((a) => a.name));
+      rules[kind] = new Set(candidates.filter((attribute) => fits(kind, attribute, true)).map((a) => a.name));
       continue;
     }
     for (const field of declared[kind] ?? []) {
