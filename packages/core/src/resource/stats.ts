@@ -5,11 +5,11 @@ import type { StatsAllowed, StatsKind } from '../query/stats-query.js';
 import type { AttributeSchema, AttributeType } from '../schema/types.js';
 import type { AggregateRow } from '../store/store.js';
 import type { Context } from './context.js';
-import { isIndexable } from './indexes.js';
+import { INDEXED_STRING_LENGTH } from './indexes.js';
 
 /**
  * What statistics (`GET /<plural>/stats`) a resource serves: `stats: true` allows grouping by
- * every shown attribute that is not long text or JSON, summing every integer and decimal one,
+ * every shown attribute but `id`, JSON and strings declared longer than 500 characters, summing every integer and decimal one,
  * and `min`/`max` of those and of dates and date-times; the object form lists the attributes
  * each parameter may name instead (a parameter left out allows none).
  *
@@ -35,12 +35,14 @@ const ENTRY_MEMBERS = new Set(['count', 'sum', 'min', 'max']);
 
 /**
  * Whether an attribute may be named by a statistics parameter: a group takes any attribute but
- * JSON (`stats: true` offers only those short enough to index), `sum` integers and decimals,
+ * JSON (`stats: true` leaves out strings declared longer than 500 characters: long text makes
+ * poor groups), `sum` integers and decimals,
  * `min` and `max` also dates and date-times.
  */
 function fits(kind: 'group' | StatsKind, attribute: AttributeSchema, offered = false): boolean {
   if (kind === 'group') {
-    return attribute.type !== 'json' && !ENTRY_MEMBERS.has(attribute.name) && (!offered || isIndexable(attribute));
+    const long = attribute.type === 'string' && (attribute.maxLength ?? 0) > INDEXED_STRING_LENGTH;
+    return attribute.type !== 'json' && !ENTRY_MEMBERS.has(attribute.name) && !(offered && long);
   }
   return (kind === 'sum' ? SUMMABLE : ORDERED).includes(attribute.type);
 }
