@@ -31,8 +31,10 @@ export async function aggregateRows(plan: CollectionPlan, db: Db, query: Aggrega
   const attributes = new Map(plan.schema.attributes.map((attribute) => [attribute.name, attribute]));
   const column = (field: string) => sql.ref(plan.column(field));
   const selections: RawBuilder<unknown>[] = [];
+  // Aliases start with `#`, which no attribute name holds: an alias named like a column would
+  // take its place in GROUP BY and ORDER BY (`count(*) as "n"` ordering by the count).
   const as = (expression: RawBuilder<unknown>, alias: string): void => {
-    selections.push(sql`${expression} as ${sql.ref(alias)}`);
+    selections.push(sql`${expression} as ${sql.ref(`#${alias}`)}`);
   };
   for (const [i, field] of query.group.entries()) as(sql`${column(field)}`, `g${i}`);
   as(sql`count(*)`, 'n');
@@ -57,20 +59,20 @@ export async function aggregateRows(plan: CollectionPlan, db: Db, query: Aggrega
   const rows = (await select.execute()) as Record<string, unknown>[];
   const sumOf = (row: Record<string, unknown>, i: number, attribute: AttributeSchema): Scalar => {
     if (sqlite) {
-      const high = row[`s${i}h`];
+      const high = row[`#s${i}h`];
       if (high === null || high === undefined) return null;
-      const scaled = BigInt(String(high)) * BigInt(SPLIT) + BigInt(String(row[`s${i}l`]));
+      const scaled = BigInt(String(high)) * BigInt(SPLIT) + BigInt(String(row[`#s${i}l`]));
       return sumValue(scaled, attribute);
     }
-    const value = row[`s${i}`];
+    const value = row[`#s${i}`];
     if (value === null || value === undefined) return null;
     return sumValue(scaledOf(String(value), attribute.scale ?? 0), attribute);
   };
   return rows.map((row) => ({
-    group: query.group.map((field, i) => plan.codec.read(field, row[`g${i}`]) as Scalar),
-    count: Number(row.n),
+    group: query.group.map((field, i) => plan.codec.read(field, row[`#g${i}`]) as Scalar),
+    count: Number(row['#n']),
     sum: query.sum.map((field, i) => sumOf(row, i, attributes.get(field) as AttributeSchema)),
-    min: query.min.map((field, i) => plan.codec.read(field, row[`m${i}`]) as Scalar),
-    max: query.max.map((field, i) => plan.codec.read(field, row[`x${i}`]) as Scalar),
+    min: query.min.map((field, i) => plan.codec.read(field, row[`#m${i}`]) as Scalar),
+    max: query.max.map((field, i) => plan.codec.read(field, row[`#x${i}`]) as Scalar),
   }));
 }
