@@ -1,10 +1,9 @@
 import { filterPairs } from './query-string.js';
 import type { ModelFilter } from './query-types.js';
-import type { CallOptions, DataKey } from './types.js';
+import type { CallOptions, DataKey, Unmarked } from './types.js';
 
-type Unbranded<T> = T extends string ? string : T extends number ? number : T;
-/** The fields of a model whose values are numbers or decimal strings (sums), or also dates (min, max). */
-type Value<M, K extends DataKey<M>> = Unbranded<NonNullable<M[K & keyof M]>>;
+/** The value of a field as an entry answers it, without `null` (added where it may be). */
+type Value<M, K extends DataKey<M>> = NonNullable<Unmarked<M[K & keyof M]>>;
 
 /**
  * The parameters of a statistics call (`GET /<plural>/stats`): the index's filters and `archived`,
