@@ -82,8 +82,9 @@ function noteReadRules(compiled: CompiledResource, operation: Operation, relatio
       const rules = dot === -1 ? own : target ? readRules(compiledResource(target)) : new Map();
       const who = rules.get(dot === -1 ? filtered : filtered.slice(dot + 1));
       if (who !== undefined) parameter.description = `${parameter.description}${refusedFor(filtered, who)}`;
-    } else if (name === 'sort' || name === 'fields') {
-      const offered = name === 'sort' ? compiled.query.sortable : compiled.query.fields;
+    } else if (name === 'sort' || name === 'fields' || (compiled.stats && name in compiled.stats)) {
+      const stats = compiled.stats as Record<string, ReadonlySet<string>> | undefined;
+      const offered = name === 'sort' ? compiled.query.sortable : (stats?.[name] ?? compiled.query.fields);
       const notes = [...own].filter(([field]) => offered.has(field)).map(([field, who]) => refusedFor(field, who));
       parameter.description = `${parameter.description}${notes.join('')}`;
     }
