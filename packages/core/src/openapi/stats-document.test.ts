@@ -38,7 +38,7 @@ describe('the statistics operation', () => {
   it('is documented only for a resource that declares stats, and passes the OpenAPI 3.1 validator', async () => {
     expect(Object.keys(document.paths)).toEqual(['/tasks', '/tasks/{id}', '/tasks/stats', '/notes', '/notes/{id}']);
     expect(Object.keys(document.paths['/tasks/stats'])).toEqual(['description', 'get']);
-    expect(operation.operationId).toBe('statsTask');
+    expect(operation.operationId).toBe('statsTasks');
     const result = await new Validator().validate(document);
     expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
   });
