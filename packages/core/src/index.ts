@@ -32,8 +32,10 @@ export type {
   IndexContext,
   RecordOf,
   ServerSet,
+  StatsContext,
 } from './resource/context-types.js';
 export { defineResource } from './resource/define-resource.js';
+export type { StatsDeclaration } from './resource/stats.js';
 export type {
   AroundHook,
   ErrorHook,
