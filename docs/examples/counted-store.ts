@@ -12,7 +12,7 @@ export function countedStore(inner: Store, calls: Calls = new Map()): Store {
     calls.set(schema.name, counts);
   };
   const counted = (collection: Collection): Collection => {
-    const { schema } = collection;
+    const { schema, aggregate } = collection;
     return {
       schema,
       list(query) {
@@ -35,6 +35,13 @@ export function countedStore(inner: Store, calls: Calls = new Map()): Store {
         count(schema, 'destroy');
         return collection.destroy(id, where);
       },
+      // Optional (statistics need it): there only when the inner store has it.
+      ...(aggregate && {
+        aggregate(query) {
+          count(schema, 'aggregate');
+          return aggregate.call(collection, query);
+        },
+      }),
       // Inside a transaction, the calls go through the collection the transaction gives.
       transaction: (work) => collection.transaction((tx) => work(counted(tx))),
     };

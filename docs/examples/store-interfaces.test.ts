@@ -11,6 +11,8 @@ describe('the store interfaces docs/stores.md shows', () => {
     expectTypeOf<Shown.Order>().toEqualTypeOf<Core.Order>();
     expectTypeOf<Shown.ListQuery>().toEqualTypeOf<Core.ListQuery>();
     expectTypeOf<Shown.ListResult>().toEqualTypeOf<Core.ListResult>();
+    expectTypeOf<Shown.AggregateQuery>().toEqualTypeOf<Core.AggregateQuery>();
+    expectTypeOf<Shown.AggregateRow>().toEqualTypeOf<Core.AggregateRow>();
     expectTypeOf<Shown.Collection>().toEqualTypeOf<Core.Collection>();
     expectTypeOf<Shown.StoreTransaction>().toEqualTypeOf<Core.StoreTransaction>();
     expectTypeOf<Shown.Store>().toEqualTypeOf<Core.Store>();

@@ -33,6 +33,25 @@ export interface ListResult<R = StoredRecord> {
   readonly total?: number;
 }
 
+/** Statistics: the records matching `where`, grouped by 0 to 3 attributes (docs/statistics.md). */
+export interface AggregateQuery {
+  readonly where: readonly Condition[];
+  readonly group: readonly string[];
+  readonly sum: readonly string[]; // integer and decimal attributes
+  readonly min: readonly string[]; // also date and date-time attributes
+  readonly max: readonly string[];
+  readonly limit: number; // the most groups to answer
+}
+
+/** One group, its values in the query's order; sums exact (decimals as text with their scale). */
+export interface AggregateRow {
+  readonly group: readonly Scalar[];
+  readonly count: number;
+  readonly sum: readonly Scalar[];
+  readonly min: readonly Scalar[];
+  readonly max: readonly Scalar[];
+}
+
 export interface Collection<R extends { id: Id } = StoredRecord> {
   readonly schema: CollectionSchema;
   list(query: ListQuery): Promise<ListResult<R>>;
@@ -41,6 +60,7 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   update(id: Id, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;
   destroy(id: Id, where: readonly Condition[]): Promise<boolean>;
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
+  aggregate?(query: AggregateQuery): Promise<AggregateRow[]>; // optional: needed by `stats`
 }
 
 export interface StoreTransaction {

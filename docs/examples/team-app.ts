@@ -51,7 +51,7 @@ export const books = defineResource({
   hooks: {
     around: {
       all: (ctx, next) => {
-        if (ctx.action === 'show' || ctx.action === 'index') return next();
+        if (ctx.action === 'show' || ctx.action === 'index' || ctx.action === 'stats') return next();
         return ctx.transaction(async () => {
           const done = await next();
           const bookId = ctx.action === 'create' ? ctx.record?.id : ctx.id;

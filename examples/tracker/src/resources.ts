@@ -20,6 +20,8 @@ export const users = defineResource({
   unique: ['email'],
   access: { create: admins, update: admins, destroy: admins, fields: { email: { read: admins } } },
   relations: { issues: hasMany(Issue, { foreignKey: 'assigneeId' }) },
+  // `group=email` is for admins only: to others `email` is a field that does not exist.
+  stats: { group: ['role', 'email'] },
 });
 
 export const projects = defineResource({
@@ -45,6 +47,13 @@ export const issues = defineResource({
   types: { dueDate: 'date' },
   defaults: { status: 'open', priority: 3 },
   archive: 'archivedAt',
+  // GET /api/issues/stats?group=status,priority&sum=estimate (docs/statistics.md).
+  stats: {
+    group: ['status', 'priority', 'projectId', 'assigneeId', 'dueDate'],
+    sum: ['estimate', 'priority'],
+    min: ['estimate', 'dueDate', 'createdAt'],
+    max: ['estimate', 'dueDate', 'createdAt'],
+  },
   access: { create: writers, update: writers, destroy: admins, fields: { priority: { update: admins } } },
   relations: {
     project: belongsTo(Project, { foreignKey: 'projectId' }),

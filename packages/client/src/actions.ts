@@ -11,7 +11,8 @@ export const CLIENT_ACTIONS = Object.freeze({
   destroy: { method: 'DELETE', target: 'member', status: 204 },
   show: { method: 'GET', target: 'member', status: 200 },
   index: { method: 'GET', target: 'collection', status: 200 },
+  stats: { method: 'GET', target: 'stats', status: 200 },
 } as const);
 
-/** The five actions a client calls. */
+/** The actions a client calls (`stats` only on a resource that serves statistics). */
 export type ClientAction = keyof typeof CLIENT_ACTIONS;

@@ -36,6 +36,7 @@ export {
   type WriteOptions,
 } from './resource-client.js';
 export { PROBLEM_CODES, type Problem, type ProblemCode, ResourceError } from './resource-error.js';
+export { type StatsEntry, type StatsMethod, type StatsParams, statsQueryString } from './stats.js';
 export type {
   CallOptions,
   ClientRecord,

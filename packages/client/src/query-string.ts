@@ -24,7 +24,7 @@ function encodeValue(field: string, value: unknown): string {
 }
 
 /** The `filter[...]` pairs of one field: a value, a list (any of) or operators (`{ gte: 2000 }`). */
-function filterPairs(field: string, value: unknown): string[] {
+export function filterPairs(field: string, value: unknown): string[] {
   const key = `filter[${encodeURIComponent(field)}]`;
   if (Array.isArray(value)) {
     // "Any of nothing" matches nothing, but no filter at all would match everything: say so.

@@ -4,6 +4,7 @@ import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
 import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
+import { type StatsMethod, statsQueryString } from './stats.js';
 import type { CallOptions, ClientRecord, ModelOf, ResourceLike } from './types.js';
 
 /**
@@ -117,6 +118,8 @@ export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf
    * a 403 `ResourceError` naming the field for a caller who may not destroy it.
    */
   restore(id: IdOfResource<R>, field: keyof ModelOf<R> & string, options?: WriteOptions<T>): Promise<T>;
+  /** Statistics (`GET /<plural>/stats`, on a resource declaring `stats`): one entry per group. */
+  stats: StatsMethod<ModelOf<R>>;
 }
 
 /**
@@ -204,8 +207,10 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
   }
 
   /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
-  const urlOf = (action: ClientAction, id?: unknown) =>
-    CLIENT_ACTIONS[action].target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : url;
+  const urlOf = (action: ClientAction, id?: unknown) => {
+    const { target } = CLIENT_ACTIONS[action];
+    return target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : target === 'stats' ? `${url}/stats` : url;
+  };
   /** The record of a member answer (typed as the call's signature says), its ETag kept for {@link etagOf}. */
   const record = async <V = T>(response: Response) => {
     const value = (await member(response, name)) as V;
@@ -246,6 +251,13 @@ export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<
     },
     async restore(id, field, call) {
       return record(await request('update', `${urlOf('update', id)}?archived=true`, call, { [field]: null }));
+    },
+    async stats(params, call) {
+      const query = statsQueryString((params ?? {}) as Parameters<typeof statsQueryString>[0]);
+      const response = await request('stats', query ? `${urlOf('stats')}?${query}` : urlOf('stats'), call);
+      const entries = await member(response, 'stats');
+      if (!Array.isArray(entries)) throw ResourceError.unexpected(response, '"stats" is not a list');
+      return entries as never;
     },
   };
   return client;

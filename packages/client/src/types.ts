@@ -99,7 +99,7 @@ export type IsServerSet<T> = [BrandKey<NonNullable<T>>] extends [never]
     : false;
 
 /** A field's type without the `ServerSet` mark: what the JSON holds. */
-type Unmarked<T> =
+export type Unmarked<T> =
   IsServerSet<T> extends true
     ?
         | (NonNullable<T> extends string ? string : NonNullable<T> extends number ? number : NonNullable<T>)

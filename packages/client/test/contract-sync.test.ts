@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
 import { PROBLEM_CODES, type ResourceType, resourceClient } from '../src/index.js';
 
+/** The target of a path of the `books` resource. */
+const targetOf = (path: string) =>
+  path === '/api/books' ? 'collection' : path === '/api/books/stats' ? 'stats' : 'member';
+
 describe('the client agrees with the server on the contract', () => {
   it('knows exactly the problem codes of PROBLEM_STATUS', () => {
     expect(new Set(PROBLEM_CODES).size, 'no code is listed twice').toBe(PROBLEM_CODES.length);
@@ -28,12 +32,15 @@ describe('the client agrees with the server on the contract', () => {
       const method = init.method ?? 'GET';
       const path = new URL(url, 'http://api.test').pathname;
       sent.push(`${method} ${path}`);
-      const spec = ACTIONS.find(
-        (action) => action.method === method && (path === '/api/books') === (action.target === 'collection'),
-      );
+      const spec = ACTIONS.find((action) => action.method === method && action.target === targetOf(path));
       if (spec?.status === 204) return new Response(null, { status: 204 });
       const record = { id: 7, name: 'Dune' };
-      const body = path === '/api/books' && method === 'GET' ? { books: [record] } : { book: record };
+      const body =
+        path === '/api/books/stats'
+          ? { stats: [{ count: 1 }] }
+          : path === '/api/books' && method === 'GET'
+            ? { books: [record] }
+            : { book: record };
       return new Response(JSON.stringify(body), {
         status: spec?.status ?? 500,
         headers: { 'content-type': 'application/json' },
@@ -46,6 +53,7 @@ describe('the client agrees with the server on the contract', () => {
       destroy: () => books.destroy(7),
       show: () => books.show(7),
       index: () => books.index(),
+      stats: () => books.stats(),
     } satisfies Record<(typeof ACTIONS)[number]['name'], () => Promise<unknown>>;
     for (const action of ACTIONS) {
       sent.length = 0;
@@ -53,7 +61,7 @@ describe('the client agrees with the server on the contract', () => {
         () => 'answered',
         (error: unknown) => String(error),
       );
-      const path = action.target === 'collection' ? '/api/books' : '/api/books/7';
+      const path = { collection: '/api/books', member: '/api/books/7', stats: '/api/books/stats' }[action.target];
       expect(sent, action.name).toEqual([`${action.method} ${path}`]);
       expect(outcome, `${action.name} reads a ${action.status} success`).toBe('answered');
     }

@@ -32,6 +32,7 @@ export type {
   IndexContext,
   RecordOf,
   ServerSet,
+  StatsContext,
 } from './resource/context-types.js';
 export { defineResource } from './resource/define-resource.js';
 export type {
@@ -53,6 +54,7 @@ export {
   type Relation,
   type RelationTarget,
 } from './resource/relations.js';
+export type { StatsDeclaration } from './resource/stats.js';
 export type { TypeDeclaration } from './schema/infer-attributes.js';
 export type { Id, OnDelete } from './schema/types.js';
 export { memoryStore } from './store/memory-store.js';

@@ -20,9 +20,12 @@ export {
   compareDecimals,
   type DecimalProblem,
 } from './schema/values.js';
+export { scaledOf, sumValue } from './store/aggregate-values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
 export { memoryStore, randomSecret } from './store/memory-store.js';
 export type {
+  AggregateQuery,
+  AggregateRow,
   Collection,
   Condition,
   ListQuery,

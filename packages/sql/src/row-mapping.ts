@@ -164,6 +164,12 @@ export class RowCodec {
     return { columns, toRecord };
   }
 
+  /** One value of `field` as the driver answered it (a group's value, a `MIN`, a `MAX`), in the record's form. */
+  read(field: string, value: unknown): StoredValue {
+    if (value === null || value === undefined) return null;
+    return (this.#readers[this.columns.indexOf(field)] as Reader)(value);
+  }
+
   /** A value of `field` as a query parameter. */
   toParameter(field: string, value: Scalar): unknown {
     if (value === null) return null;

@@ -1,4 +1,6 @@
 import {
+  type AggregateQuery,
+  type AggregateRow,
   type Collection,
   type CollectionSchema,
   type Condition,
@@ -8,6 +10,7 @@ import {
   type ListResult,
   type StoredRecord,
 } from '@resourcery/core/store';
+import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { execute } from './dialects/statements.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
@@ -69,6 +72,11 @@ export class SqlCollection implements Collection {
       const { total } = await plan.countSelect(db, query).executeTakeFirstOrThrow();
       return { records, total: Number(total) };
     });
+  }
+
+  /** Statistics in the database: see {@link aggregateRows}. */
+  async aggregate(query: AggregateQuery): Promise<AggregateRow[]> {
+    return this.#run((db) => aggregateRows(this.#plan, db, query));
   }
 
   async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {

@@ -1,11 +1,13 @@
 // The SQL stores must answer every list query exactly as the memory store, the oracle of the
 // store interface, does: random records (nulls, ties, strings that trip collations and LIKE)
 // and random queries (every operator of each type, relation filters, orders of one to three
-// keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits).
+// keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits), and
+// every statistics query (groups of up to three attributes, exact sums past 2^53, min and max).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AggregateQuery,
   type AttributeSchema,
   type Collection,
   type CollectionSchema,
@@ -155,6 +157,17 @@ const query = fc
     }),
   );
 
+// Statistics: any where, grouped by up to three attributes (not the float `x`), sums of the
+// integer (values up to 2^53 - 1: sums past it) and the decimal, min and max of the ordered types.
+const aggregateQuery: fc.Arbitrary<AggregateQuery> = fc.record({
+  where,
+  group: fc.uniqueArray(fc.constantFrom('s', 't', 'n', 'd', 'at', 'day', 'b', 'u', 'ownerId'), { maxLength: 3 }),
+  sum: fc.subarray(['n', 'd']),
+  min: fc.subarray(['n', 'd', 'at', 'day']),
+  max: fc.subarray(['d', 'at', 'n', 'day']),
+  limit: fc.integer({ min: 1, max: 20 }),
+});
+
 interface Pair {
   readonly memory: Collection;
   readonly sql: Collection;
@@ -251,6 +264,21 @@ for (const target of targets) {
             const full = byId.get(last.id) as StoredRecord;
             next = order.map((key) => (full[key.field] ?? null) as Scalar);
           }
+        }
+      },
+    );
+    await fc.assert(runs, { numRuns: RUNS });
+  }, 120_000);
+
+  it(`${target.label} aggregates what the memory store aggregates, for any records and statistics query`, async () => {
+    const runs = fc.asyncProperty(
+      fc.array(item, { maxLength: 14 }),
+      fc.array(aggregateQuery, { minLength: 1, maxLength: 4 }),
+      async (records, queries) => {
+        await load(pair, opened, records);
+        for (const query of queries) {
+          const expected = await pair.memory.aggregate?.(query);
+          expect(await pair.sql.aggregate?.(query), JSON.stringify(query)).toStrictEqual(expected);
         }
       },
     );

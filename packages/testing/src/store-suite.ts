@@ -1,5 +1,6 @@
 import type { Store } from '@resourcery/core/store';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { aggregateCases } from './store-cases/aggregate-cases.js';
 import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
@@ -65,6 +66,7 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   keysetTypeCases,
   selectCases,
   selectTypeCases,
+  aggregateCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */

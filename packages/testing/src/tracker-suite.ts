@@ -7,6 +7,7 @@ import { orderCases } from './tracker-cases/order-cases.js';
 import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
+import { statsCases } from './tracker-cases/stats-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
 import { tenancyWriteCases } from './tracker-cases/tenancy-write-cases.js';
 import { DEVELOPMENT_SECRET } from './tracker-cases/tracker-tokens.js';
@@ -27,6 +28,7 @@ const groups = (secret: string): CaseGroup[] => [
   archiveCases(secret),
   restoreCases(secret),
   revealCases(secret),
+  ...statsCases(secret),
 ];
 
 /**

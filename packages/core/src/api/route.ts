@@ -12,6 +12,9 @@ import type { Id } from '../schema/types.js';
  */
 const ROUTE = /^\/([^/]+)(?:\/([^/]+))?$/;
 
+/** The path segment of the statistics action (`GET /issues/stats`). */
+const STATS = 'stats';
+
 /** What a resource's routes need to know of it. */
 export interface Routable {
   readonly name: string;
@@ -24,7 +27,11 @@ export interface Routable {
 
 /** The `Allow` headers of a resource serving `enabled` actions. */
 export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTarget, string> {
-  return { collection: allowedMethods(enabled, 'collection'), member: allowedMethods(enabled, 'member') };
+  return {
+    collection: allowedMethods(enabled, 'collection'),
+    member: allowedMethods(enabled, 'member'),
+    stats: allowedMethods(enabled, 'stats'),
+  };
 }
 
 /** A request routed to one resource: the action (or `OPTIONS`) and, for a member, its id. */
@@ -42,7 +49,10 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
   const target = match ? targets.get(match[1] as string) : undefined;
   if (!match || !target) throw unknownPath(request.basePath + request.path);
   const rawId = match[2];
-  const where: ActionTarget = rawId === undefined ? 'collection' : 'member';
+  // `/<path>/stats` is the statistics of a resource that serves them, before any id: no integer
+  // or uuid id can be spelled `stats`. Elsewhere it is an id that cannot exist (404).
+  const where: ActionTarget =
+    rawId === undefined ? 'collection' : rawId === STATS && target.enabled.has('stats') ? 'stats' : 'member';
   const allow = target.allow[where];
   if (request.method === 'OPTIONS') return { target, options: allow };
   const action = actionFor(request.method, where);
@@ -52,10 +62,10 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
       headers: { Allow: allow },
     });
   }
-  if (rawId === undefined) return { target, action, id: 0 };
+  if (where !== 'member') return { target, action, id: 0 };
   // An id that cannot exist is answered 404 where a missing record is, after the 401 and 403 of
   // the caller and the body's own 400s.
-  return { target, action, id: parseId(rawId, target.idType) };
+  return { target, action, id: parseId(rawId as string, target.idType) };
 }
 
 /** The 404 of a path no resource has; it says the rule, since a near miss is the likely cause. */

@@ -93,11 +93,12 @@ export function endActionSpan(span: Span, status: number, error?: unknown): void
   span.end();
 }
 
-type Operation = 'list' | 'find' | 'create' | 'update' | 'destroy';
+type Operation = 'list' | 'find' | 'create' | 'update' | 'destroy' | 'aggregate';
 
 /** How many rows a store call answered. */
 function rowsOf(operation: Operation, result: unknown): number {
   if (operation === 'list') return (result as { records: unknown[] }).records.length;
+  if (operation === 'aggregate') return (result as unknown[]).length;
   if (operation === 'destroy') return result ? 1 : 0;
   return result === undefined ? 0 : 1;
 }
@@ -142,5 +143,6 @@ export function tracedCollection(
     create: traced('create'),
     update: traced('update'),
     destroy: traced('destroy'),
+    ...(collection.aggregate ? { aggregate: traced('aggregate') } : {}),
   } as Collection;
 }

@@ -1,8 +1,11 @@
-/** The five actions of a resource. */
-export type ActionName = 'create' | 'update' | 'destroy' | 'show' | 'index';
+/** The five actions of a resource, and `stats` (opt-in: `stats:` in the declaration). */
+export type ActionName = 'create' | 'update' | 'destroy' | 'show' | 'index' | 'stats';
 
-/** Where an action is served: the collection (`/books`) or one member (`/books/:id`). */
-export type ActionTarget = 'collection' | 'member';
+/**
+ * Where an action is served: the collection (`/books`), one member (`/books/:id`) or the
+ * collection's statistics (`/books/stats`, routed before `/:id` when the resource serves them).
+ */
+export type ActionTarget = 'collection' | 'member' | 'stats';
 
 /** One row of the contract's action table. */
 export interface ActionSpec {
@@ -28,6 +31,7 @@ export const ACTIONS: readonly ActionSpec[] = Object.freeze([
   { name: 'destroy', method: 'DELETE', target: 'member', status: 204 },
   { name: 'show', method: 'GET', target: 'member', status: 200 },
   { name: 'index', method: 'GET', target: 'collection', status: 200 },
+  { name: 'stats', method: 'GET', target: 'stats', status: 200 },
 ] as const);
 
 /** The action names, in the table's order. */

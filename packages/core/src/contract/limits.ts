@@ -23,6 +23,8 @@ export interface Limits {
    * (400 naming `include` beyond: ask for a smaller page or fewer relations). Default 1000.
    */
   readonly included: number;
+  /** Most groups one statistics answer holds (`GET /issues/stats`; 400 naming `group` beyond). Default 1000. */
+  readonly groups: number;
 }
 
 /**
@@ -51,4 +53,5 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   jsonDepth: 32,
   unknownFields: 20,
   included: 1000,
+  groups: 1000,
 });

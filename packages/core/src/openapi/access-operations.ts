@@ -7,6 +7,7 @@ import { accessOf, readRules, refusedFor, restricts } from './access-schemas.js'
 import { type ProblemResponseName, problemRef } from './problems.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
+import { targetPath } from './stats-operation.js';
 
 // What the access model adds to a resource's operations: the security an anonymous action
 // relaxes, 401 and 403, the `archived` parameter and the archiving destroy, and the words on
@@ -45,13 +46,14 @@ function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
   return Object.values(access.fields ?? {}).some((rules) => restricts((rules as FieldAccess | undefined)?.[kind]));
 }
 
-/** The `archived` parameter of index, show and update, on a resource that archives instead of deleting. */
-function archivedParameter(compiled: CompiledResource, action: 'index' | 'show' | 'update'): JsonSchema {
+/** The `archived` parameter of index, show, update and statistics, on a resource that archives instead of deleting. */
+function archivedParameter(compiled: CompiledResource, action: 'index' | 'show' | 'update' | 'stats'): JsonSchema {
   const { name, plural } = compiled.resource;
   const field = compiled.archive as string;
   const descriptions = {
     index: `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`,
     show: `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
+    stats: `\`true\` counts the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then counts only them). By default they are left out.`,
     update: `\`true\` finds the ${name} even when it is archived (by default an archived ${name} is 404): to change it where it is (it stays archived), or to restore it by sending \`{"${field}": null}\`.`,
   };
   return {
@@ -83,8 +85,9 @@ function noteReadRules(compiled: CompiledResource, operation: Operation, relatio
       const rules = dot === -1 ? own : target ? readRules(compiledResource(target)) : new Map();
       const who = rules.get(dot === -1 ? filtered : filtered.slice(dot + 1));
       if (who !== undefined) parameter.description = `${parameter.description}${refusedFor(filtered, who)}`;
-    } else if (name === 'sort' || name === 'fields') {
-      const offered = name === 'sort' ? compiled.query.sortable : compiled.query.fields;
+    } else if (name === 'sort' || name === 'fields' || (compiled.stats && name in compiled.stats)) {
+      const stats = compiled.stats as Record<string, ReadonlySet<string>> | undefined;
+      const offered = name === 'sort' ? compiled.query.sortable : (stats?.[name] ?? compiled.query.fields);
       const notes = [...own].filter(([field]) => offered.has(field)).map(([field, who]) => refusedFor(field, who));
       parameter.description = `${parameter.description}${notes.join('')}`;
     }
@@ -114,7 +117,7 @@ export function describeOperationAccess(
   const { path, name } = compiled.resource;
   const anonymous = new Set(accessOf(compiled).anonymous ?? []);
   for (const spec of ACTIONS) {
-    const item = items[spec.target === 'collection' ? `/${path}` : `/${path}/{id}`];
+    const item = items[targetPath(spec.target, path)];
     const operation = item?.[spec.method.toLowerCase()] as Operation | undefined;
     if (!operation) continue;
     const action = spec.name;
@@ -128,7 +131,7 @@ export function describeOperationAccess(
     } else if (mayRefuse(compiled, action)) {
       addProblems(operation, 'Forbidden');
     }
-    if (compiled.archive && (action === 'index' || action === 'show' || action === 'update')) {
+    if (compiled.archive && (action === 'index' || action === 'show' || action === 'update' || action === 'stats')) {
       addParameter(operation, archivedParameter(compiled, action));
       addProblems(operation, 'BadRequest');
     }
@@ -140,6 +143,6 @@ export function describeOperationAccess(
       operation.description = `Archives the ${name} rather than deleting it: sets \`${compiled.archive}\`; the ${name} is kept but answers 404 on show, update and destroy, and is left out of the index, unless asked for with \`archived=true\` (index, show). ${operation.description}`;
       (operation.responses['204'] as JsonSchema).description = `The ${name} was archived`;
     }
-    if (action === 'index' || action === 'show') noteReadRules(compiled, operation, relations);
+    if (action === 'index' || action === 'show' || action === 'stats') noteReadRules(compiled, operation, relations);
   }
 }

@@ -164,7 +164,7 @@ export function openApiDocument(
     }
 
     const operationId = (action: string) =>
-      unique(`${action}${action === 'index' ? pascal(resource.plural) : base}`, operationIds);
+      unique(`${action}${action === 'index' || action === 'stats' ? pascal(resource.plural) : base}`, operationIds);
     const links = { relations: related, referenced: referenced.has(resource) };
     const items = resourcePaths(compiled, names, operationId, links);
     describeOperationAccess(compiled, items, access, related);

@@ -12,6 +12,7 @@ import { type ProblemResponseName, problemRef } from './problems.js';
 import { fieldsParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
+import { statsOperation, targetPath } from './stats-operation.js';
 
 /** The component names given to one resource's schemas. */
 export interface SchemaNames {
@@ -124,9 +125,12 @@ export function resourcePaths(
     'Other methods answer 405 (`method_not_allowed`) with an `Allow` header listing the methods served; `OPTIONS` answers 204 with the same `Allow`. The path is spelled exactly: a trailing slash or another case is 404.';
   const collection: Record<string, unknown> = { description: notServed };
   const member: Record<string, unknown> = { description: notServed, parameters: [idParameter(compiled)] };
+  const stats: Record<string, unknown> = { description: notServed };
 
   // Each action's operation; its method, path and success status come from the action table.
   const operations: Record<ActionName, () => Operation> = {
+    stats: () =>
+      statsOperation(compiled, relations, operationId('stats'), problems('BadRequest', 'PreconditionFailed')),
     index: () => ({
       operationId: operationId('index'),
       tags,
@@ -225,10 +229,11 @@ export function resourcePaths(
     if (!compiled.enabled.has(spec.name)) continue;
     const { responses, ...operation } = operations[spec.name]();
     const { [SUCCESS]: success, ...others } = responses;
-    const item = spec.target === 'collection' ? collection : member;
+    const item = spec.target === 'collection' ? collection : spec.target === 'member' ? member : stats;
     item[spec.method.toLowerCase()] = { ...operation, responses: { [String(spec.status)]: success, ...others } };
   }
 
   // Both paths exist even when every action on one is disabled: they answer 405, not 404.
-  return { [`/${path}`]: collection, [`/${path}/{id}`]: member };
+  const items = { [`/${path}`]: collection, [`/${path}/{id}`]: member };
+  return compiled.enabled.has('stats') ? { ...items, [targetPath('stats', path)]: stats } : items;
 }

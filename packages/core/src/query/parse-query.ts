@@ -163,7 +163,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
 }
 
 /** The decoded `key=value` pairs of a query string. */
-function* pairs(rawQuery: string): Generator<[string, string]> {
+export function* pairs(rawQuery: string): Generator<[string, string]> {
   for (const pair of rawQuery.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');

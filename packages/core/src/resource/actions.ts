@@ -11,6 +11,7 @@ import { checkFieldRules, checkRecordRule, checkReferences, withPresets } from '
 import { validateInput } from './input/validate-input.js';
 import { DERIVED, indexAnswer, memberView, single } from './render.js';
 import { checkRestoreRule, restoreBody } from './restore.js';
+import { statsStep } from './stats.js';
 
 // The work of each action between the before and after hooks: its steps, in the order of the
 // contract's answers (the body's own 400/413/415, then 404, then 403 on the record or a field,
@@ -123,6 +124,7 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
     checkIfMatch(request.headers['if-match'], undefined);
     await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
   },
+  stats: statsStep,
   async show(ctx, request) {
     const view = memberView(ctx);
     const record = await findOr404(ctx);

@@ -9,6 +9,7 @@ import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
 import { type ResourceServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
+import { compileStats, type StatsRules } from './stats.js';
 import { composeSteps, type RunSteps } from './steps.js';
 
 /** Hooks of every kind, flattened into one list per action (`all` first). */
@@ -39,6 +40,8 @@ export interface CompiledResource {
   readonly serverValues: ResourceServerValues;
   /** The field destroy sets instead of deleting (`archive`), if any. */
   readonly archive: string | undefined;
+  /** What statistics may name (`stats`), when the resource serves them. */
+  readonly stats: StatsRules | undefined;
 }
 
 type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknown>>;
@@ -98,13 +101,8 @@ export function compile(resource: Resource): CompiledResource {
   const perPage = checkedPerPage(resource.name, options.perPage);
   const fallbackSort = list[0]?.type === 'uuid' && attributes.has('createdAt') ? '-createdAt' : '-id';
   const defaultSort = parseIndexQuery(`sort=${encodeURIComponent(options.defaultSort ?? fallbackSort)}`).sort;
-  for (const key of defaultSort ?? []) {
-    if (!attributes.has(key.attribute)) {
-      throw new TypeError(
-        `defineResource(${resource.name}): defaultSort names "${key.attribute}", which is not a field`,
-      );
-    }
-  }
+  const unsorted = defaultSort?.find((key) => !attributes.has(key.attribute))?.attribute;
+  if (unsorted) throw new TypeError(`defineResource(${resource.name}): defaultSort names "${unsorted}", not a field`);
   const limits = limitsOf(options.limits, filterable, attributes);
   const inputRules = (allowed: readonly string[], partial: boolean): InputRules => ({
     model: options.model,
@@ -149,12 +147,13 @@ export function compile(resource: Resource): CompiledResource {
     shown,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     limits,
-    enabled: new Set(ACTION_NAMES.filter((action) => options.actions?.[action] !== false)),
+    enabled: new Set(ACTION_NAMES.filter((a) => options.actions?.[a] !== false && (a !== 'stats' || options.stats))),
     steps: composeSteps(options.steps ?? {}),
     hooks: hooksByAction(options.hooks as Hooks | undefined),
     relations,
     serverValues,
     archive,
+    stats: compileStats(resource.name, options.stats, attributes, shown),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { Principal } from '../access/principal.js';
 import type { ActionName } from '../contract/actions.js';
 import type { IndexQuery } from '../query/resolve-query.js';
+import type { StatsQuery } from '../query/stats-query.js';
 import type { Id, Scalar } from '../schema/types.js';
-import type { Collection, Condition } from '../store/store.js';
+import type { AggregateRow, Collection, Condition } from '../store/store.js';
 import type { Resource } from './options.js';
 
 declare const SERVER_SET: unique symbol;
@@ -131,6 +132,17 @@ export interface IndexContext<M = Record<string, unknown>, S = Record<string, un
   total: number | undefined;
 }
 
+/** The context of `GET /books/stats` (a resource declaring `stats`). */
+export interface StatsContext<M = Record<string, unknown>, S = Record<string, unknown>> extends BaseContext<M, S> {
+  readonly action: 'stats';
+  /** The index query whose conditions (`where`, `archived`) the statistics take; its order and page are unused. */
+  query: IndexQuery;
+  /** The checked `group`, `sum`, `min` and `max`; parsed when first read, as `query` is. */
+  stats: StatsQuery;
+  /** The groups, once aggregated. */
+  rows: AggregateRow[] | undefined;
+}
+
 /** What the contexts of the member actions (`/books/:id`) share. */
 interface MemberBase<M, S> extends BaseContext<M, S> {
   /** The record id from the path (a number, or a lowercase uuid). */
@@ -183,6 +195,7 @@ export interface CreateContext<M = Record<string, unknown>, S = Record<string, u
  */
 export type ActionContext<M = Record<string, unknown>, S = Record<string, unknown>> =
   | IndexContext<M, S>
+  | StatsContext<M, S>
   | ShowContext<M, S>
   | CreateContext<M, S>
   | UpdateContext<M, S>

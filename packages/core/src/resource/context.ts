@@ -5,13 +5,15 @@ import { type Keys, keysOfProcess } from '../http/keys.js';
 import { requestIdOf } from '../http/request-id.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
+import { parseStatsQuery, type StatsQuery } from '../query/stats-query.js';
 import type { Id } from '../schema/types.js';
-import type { Collection, Condition, StoreTransaction } from '../store/store.js';
+import type { AggregateRow, Collection, Condition, StoreTransaction } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
 import { fullView, relatedLookup } from './related.js';
+import { statsAllowed } from './stats.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -24,6 +26,8 @@ export class Context {
   record: Rec | undefined = undefined;
   records: Rec[] | undefined = undefined;
   total: number | undefined = undefined;
+  /** The groups a statistics request found, once aggregated. */
+  rows: AggregateRow[] | undefined = undefined;
   result: unknown = undefined;
   status = 200;
   where: Condition[] = [];
@@ -42,6 +46,7 @@ export class Context {
    */
   relatedReads: ReadonlyMap<string, readonly Condition[]> | undefined = undefined;
   #query: IndexQuery | undefined;
+  #stats: StatsQuery | undefined;
   #view: FieldView | undefined;
   #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
@@ -89,6 +94,8 @@ export class Context {
 
   /** The index query, parsed and checked (against what this caller may read) when first read. */
   get query(): IndexQuery {
+    // Statistics refuse the index parameters they do not take before the filters are resolved.
+    if (this.action === 'stats') void this.stats;
     this.#query ??= resolveIndexQuery(
       parseIndexQuery(this.request.rawQuery, this.compiled.limits),
       this.view.query,
@@ -100,6 +107,17 @@ export class Context {
 
   set query(query: IndexQuery) {
     this.#query = query;
+  }
+
+  /** The statistics parameters (`group`, `sum`, `min`, `max`), checked against what this caller may read. */
+  get stats(): StatsQuery {
+    const rules = this.compiled.stats ?? { group: new Set(), sum: new Set(), min: new Set(), max: new Set() };
+    this.#stats ??= parseStatsQuery(this.request.rawQuery, statsAllowed(rules, this.view.hidden));
+    return this.#stats;
+  }
+
+  set stats(stats: StatsQuery) {
+    this.#stats = stats;
   }
 
   respond(body: unknown, status = 200): Done {

@@ -13,6 +13,7 @@ const KNOWN_OPTIONS = new Set([
   'perPage',
   'bodyLimit',
   'actions',
+  'stats',
   'hooks',
   'steps',
   'store',

@@ -72,21 +72,24 @@ async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: Neu
 
 /**
  * The conditions every store call of the request adds (`ctx.where`): the records the caller may
- * read (access), not archived (unless a show, an index or an update asks for `archived=true`), and the scope
- * step's. An index first finds what it may read through the relations its filters name.
+ * read (access), not archived (unless a show, an index, statistics or an update ask for
+ * `archived=true`), and the scope step's. An index (and statistics) first find what they may
+ * read through the relations their filters name.
  */
 async function scope(ctx: Context): Promise<void> {
   if (ctx.reads.length > 0) ctx.where.push(...ctx.reads);
-  if (ctx.action === 'index') await prepareRelatedReads(ctx);
+  const listing = ctx.action === 'index' || ctx.action === 'stats';
+  // Statistics refuse the index parameters they do not take before anything parses them.
+  if (ctx.action === 'stats') void ctx.stats;
+  if (listing) await prepareRelatedReads(ctx);
   const { archive, steps } = ctx.compiled;
   if (archive) {
     const { action } = ctx;
-    const asked =
-      action === 'index'
-        ? ctx.query.archived
-        : action === 'show'
-          ? memberView(ctx).archived
-          : action === 'update' && asksArchived(ctx);
+    const asked = listing
+      ? ctx.query.archived
+      : action === 'show'
+        ? memberView(ctx).archived
+        : action === 'update' && asksArchived(ctx);
     if (!asked) ctx.where.push(...unarchived(ctx.compiled));
   }
   if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));

@@ -110,6 +110,9 @@ export function mountResources(
     draft.access = new ResourceAccess(whereTarget(draft), declared, access, compiled.query, compiled.shown);
     draft.inputs = withServerSet(compiled, draft.access.serverSet);
     draft.collection = draft.store.collection(draft.schema);
+    if (compiled.stats && !draft.collection.aggregate) {
+      throw new TypeError(`${compiled.resource.name} declares stats, but its store has no Collection.aggregate`);
+    }
   }
   const all = [...drafts.values()];
   return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };

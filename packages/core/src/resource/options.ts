@@ -19,6 +19,7 @@ import type {
   UpdateContext,
 } from './context-types.js';
 import type { Relation } from './relations.js';
+import type { StatsDeclaration } from './stats.js';
 
 /** The relations of a resource, by the name `include=` uses. */
 // biome-ignore lint/suspicious/noExplicitAny: relations to models of any type
@@ -211,6 +212,12 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * left out of the index, unless a show or an index asks with `archived=true`.
    */
   archive?: keyof M & string;
+  /**
+   * Statistics at `GET /<plural>/stats` (grouped counts, sums, minima, maxima over the index's
+   * filters): `true` for every attribute that fits, or the attributes each parameter may name.
+   * Off by default. See docs/statistics.md.
+   */
+  stats?: true | StatsDeclaration<M>;
   /** Hooks of this resource; the API's own hooks run around them. */
   hooks?: Hooks<M, S>;
   steps?: Partial<Steps<M, S>>;

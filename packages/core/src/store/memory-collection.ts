@@ -1,9 +1,18 @@
 import type { CollectionSchema, Id, StoredValue } from '../schema/types.js';
+import { aggregateRecords } from './memory-aggregate.js';
 import { checkReferences, checkUnique, checkValues, destroyWithReferences } from './memory-constraints.js';
 import { matcher, resolveRelated } from './memory-filter.js';
 import { listPage } from './memory-list.js';
 import { MemoryTable, type Tables, type Undo } from './memory-table.js';
-import type { Collection, Condition, ListQuery, ListResult, StoredRecord } from './store.js';
+import type {
+  AggregateQuery,
+  AggregateRow,
+  Collection,
+  Condition,
+  ListQuery,
+  ListResult,
+  StoredRecord,
+} from './store.js';
 import { ConstraintViolation } from './store-errors.js';
 import { type ServerValues, serverValues } from './write-values.js';
 
@@ -66,6 +75,11 @@ export class MemoryCollection extends MemoryTable implements Collection {
     const { records, total } = listPage(this, query);
     const { select } = query;
     return { records: select ? records.map((record) => this.pick(record, select)) : records.map(this.copy), total };
+  }
+
+  /** See {@link aggregateRecords}: the store suite's oracle for every other store. */
+  async aggregate(query: AggregateQuery): Promise<AggregateRow[]> {
+    return aggregateRecords(this, query);
   }
 
   async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
@@ -168,6 +182,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
     return {
       schema: this.schema,
       list: (query) => this.list(query),
+      aggregate: (query) => this.aggregate(query),
       find: (id, where) => this.find(id, where),
       create: (values) => this.create(values, log),
       update: (id, changes, where) => this.update(id, changes, where, log),

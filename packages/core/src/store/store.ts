@@ -48,6 +48,36 @@ export interface ListQuery {
   readonly select?: readonly string[];
 }
 
+/**
+ * A statistics query (`GET /issues/stats`), already validated by the core: the records matching
+ * `where`, grouped by the values of `group` (0 to 3 attributes, never JSON), each group with its
+ * count and the asked aggregates. `sum` names integer and decimal attributes; `min` and `max`
+ * also date and date-time ones.
+ */
+export interface AggregateQuery {
+  readonly where: readonly Condition[];
+  readonly group: readonly string[];
+  readonly sum: readonly string[];
+  readonly min: readonly string[];
+  readonly max: readonly string[];
+  /** The most groups to answer (the core asks one more than it allows, to tell "too many"). */
+  readonly limit: number;
+}
+
+/**
+ * One group of an {@link AggregateQuery}, its values in the query's order. Values are canonical
+ * (as records hold them); a `sum` of decimals is exact with the attribute's scale (`"12.50"`), of
+ * integers a number while it is a safe integer and else its exact decimal text; an aggregate
+ * over no value (every one `null`) is `null`.
+ */
+export interface AggregateRow {
+  readonly group: readonly Scalar[];
+  readonly count: number;
+  readonly sum: readonly Scalar[];
+  readonly min: readonly Scalar[];
+  readonly max: readonly Scalar[];
+}
+
 /** What {@link Collection.list} answers. */
 export interface ListResult<R = StoredRecord> {
   readonly records: R[];
@@ -110,6 +140,14 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
    * committed together when `work` resolves and undone when it rejects.
    */
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
+  /**
+   * Groups the records matching `where` and aggregates them, in the database: one row per
+   * combination of the group's values that occurs, ordered by them ascending (`null` first,
+   * strings by code point, decimals numerically), at most `limit` rows; without `group`, exactly
+   * one row (`count` 0 when nothing matches). Optional: a resource whose store lacks it cannot
+   * serve statistics (the API refuses to mount it with `stats`).
+   */
+  aggregate?(query: AggregateQuery): Promise<AggregateRow[]>;
 }
 
 /**
