@@ -22,12 +22,14 @@ export {
 } from './schema/values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
 export { memoryStore, randomSecret } from './store/memory-store.js';
+export { foldCase, matchesSearch, SEARCH_WORD_MAX, SEARCH_WORDS_MAX, searchWords } from './store/search-words.js';
 export type {
   Collection,
   Condition,
   ListQuery,
   ListResult,
   Order,
+  SearchCondition,
   Store,
   StoredRecord,
   StoreTransaction,

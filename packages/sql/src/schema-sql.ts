@@ -12,6 +12,7 @@ import { referencedFirst } from './catalog.js';
 import type { TableIndex } from './dialects/dialect.js';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
 import { constraintName, foreignKeyName, indexName } from './names.js';
+import { searchDdl } from './search-sql.js';
 
 /** Options of {@link createTableSql} and {@link schemaSql}. */
 export interface SchemaSqlOptions {
@@ -161,7 +162,8 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
  * an id that is never reused (or a uuid primary key), and the keys of {@link tableKeys}: a unique
  * index per unique set, the declared composite indexes, an index `(field, id)` for every field in
  * `schema.indexed` and every foreign key, and a foreign key `<table>_<field>_fkey` per reference,
- * with its `ON DELETE` rule. Nothing in them drops or changes an existing table.
+ * with its `ON DELETE` rule; a searchable field's words column and its index (search-sql.ts).
+ * Nothing in them drops or changes an existing table.
  *
  * @example
  * ```ts
@@ -183,13 +185,15 @@ export function createTableSql(
     if (attribute.name !== 'id') definitions.push(columnDefinition(attribute, spec));
   }
   const { indexes, foreignKeys } = tableKeys(schema, spec, prefix);
+  const search = searchDdl(schema, table, spec);
+  definitions.push(...search.columns);
   for (const key of foreignKeys) {
     definitions.push(
       `CONSTRAINT ${spec.quote(key.name)} FOREIGN KEY (${spec.quote(key.field)}) ` +
         `REFERENCES ${spec.quote(key.table)} (${spec.quote('id')}) ON DELETE ${ON_DELETE[key.onDelete]}`,
     );
   }
-  return spec.createTable(table, definitions, indexes);
+  return [...spec.createTable(table, definitions, indexes), ...search.statements];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { createTableSql } from './schema-sql.js';
+import { searchDrift } from './search-sql.js';
 import { keysDrift, tableDrift } from './table-drift.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -61,6 +62,7 @@ export async function ensureTable(
     );
   }
   different.push(...keysDrift(schema, await dialect.describeKeys(db, table), dialect, options.tablePrefix));
+  different.push(...(await searchDrift(db, schema, table, dialect)));
   if (different.length > 0) {
     throw new Error(
       `Table "${table}" does not match the declaration of ${schema.name}: ${different.join('; ')}. The store never ` +

@@ -11,6 +11,7 @@ import { operatorCases } from './store-cases/operator-cases.js';
 import { orderCases } from './store-cases/order-cases.js';
 import { perGroupCases } from './store-cases/per-group-cases.js';
 import { referenceCases } from './store-cases/reference-cases.js';
+import { searchCases, uuidSearchCases } from './store-cases/search-cases.js';
 import { selectCases, selectTypeCases } from './store-cases/select-cases.js';
 import { serverValueCases } from './store-cases/server-value-cases.js';
 import { storeTransactionCases } from './store-cases/store-transaction-cases.js';
@@ -63,6 +64,8 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   keysetTypeCases,
   selectCases,
   selectTypeCases,
+  searchCases,
+  uuidSearchCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */

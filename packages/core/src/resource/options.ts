@@ -211,6 +211,12 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * left out of the index, unless a show or an index asks with `archived=true`.
    */
   archive?: keyof M & string;
+  /**
+   * String attributes `q=` searches: `search: ['title', 'body']`; `q=login cra` keeps the records
+   * where every word of `q` begins a word of one of them (docs/search.md). A field hidden from a
+   * caller is left out of their search; without `search`, `q` is a 400.
+   */
+  search?: readonly (keyof M & string)[];
   /** Hooks of this resource; the API's own hooks run around them. */
   hooks?: Hooks<M, S>;
   steps?: Partial<Steps<M, S>>;
