@@ -45,6 +45,7 @@ export const issues = defineResource({
   types: { dueDate: 'date' },
   defaults: { status: 'open', priority: 3 },
   archive: 'archivedAt',
+  search: ['title', 'body'],
   access: { create: writers, update: writers, destroy: admins, fields: { priority: { update: admins } } },
   relations: {
     project: belongsTo(Project, { foreignKey: 'projectId' }),

@@ -6,6 +6,7 @@ import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
+import { searchCases } from './tracker-cases/search-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
 import { tenancyWriteCases } from './tracker-cases/tenancy-write-cases.js';
 import { DEVELOPMENT_SECRET } from './tracker-cases/tracker-tokens.js';
@@ -25,6 +26,7 @@ const groups = (secret: string): CaseGroup[] => [
   hiddenFieldCases(secret),
   archiveCases(secret),
   revealCases(secret),
+  searchCases(secret),
 ];
 
 /**
@@ -48,7 +50,7 @@ if (new Set(trackerCaseNames).size !== trackerCaseNames.length) {
  * expired and incomplete tokens), tenancy (another organization's records absent from show,
  * index, counts, `include=`, relation filters, foreign keys and unique values), roles and the
  * order of answers (401, 403, 400, 404, 403, 422), fields hidden by role (`email`), archive
- * instead of destroy, and what no answer may reveal (ETags, cursors, error messages).
+ * instead of destroy, what no answer may reveal (ETags, cursors, error messages), and `q=` search.
  *
  * `start` must serve the contract's tracker under `/api` on an empty store: `user`, `project`,
  * `label`, `issue` and `comment`, declared as in `examples/tracker`, verifying HS256 tokens signed
