@@ -13,6 +13,8 @@ export interface RawIndexParams {
   fields?: readonly string[];
   /** A cursor, sent as `after`. */
   after?: string;
+  /** Search words, sent as `q`. */
+  q?: string;
 }
 
 function encodeValue(field: string, value: unknown): string {
@@ -40,7 +42,7 @@ function filterPairs(field: string, value: unknown): string[] {
 /**
  * Serializes index parameters the way the server reads them: `filter[a]=v` for one value,
  * `filter[a][]=v` repeated for several, `filter[a][op]=v` per operator, `sort=a,-b`, `page`,
- * `per_page`, `count`, `include=a,b`, `fields=a,b`, `after`. Brackets, dots and commas stay
+ * `per_page`, `count`, `include=a,b`, `fields=a,b`, `after`, `q`. Brackets, dots and commas stay
  * readable; values are percent-encoded.
  *
  * @example
@@ -66,6 +68,7 @@ export function indexQueryString(params: RawIndexParams = {}): string {
     parts.push(`fields=${params.fields.map(encodeURIComponent).join(',')}`);
   }
   if (params.after !== undefined) parts.push(`after=${encodeURIComponent(params.after)}`);
+  if (params.q !== undefined) parts.push(`q=${encodeURIComponent(params.q)}`);
   return parts.join('&');
 }
 

@@ -162,6 +162,11 @@ export interface IndexParams<M> {
   count?: boolean;
   /** Cursor pagination: the page after this cursor (a result's `nextCursor`); without it, the first page. */
   after?: string;
+  /**
+   * Search, sent as `q`: the records where every word of it begins a word of one of the fields the
+   * resource declares in `search` (a resource without `search` answers 400, as does a `q` without a word).
+   */
+  q?: string;
 }
 
 /**

@@ -24,7 +24,7 @@ export function searchFields(
   for (const [at, field] of declared.entries()) {
     const attribute = attributes.get(field);
     if (attribute?.type !== 'string') {
-      const what = attribute ? `a ${attribute.type} field` : 'not a field';
+      const what = attribute ? `not a string field (it holds ${attribute.type} values)` : 'not a field';
       throw new TypeError(
         `defineResource(${name}): search names "${field}", which is ${what}: only string fields can be searched`,
       );
