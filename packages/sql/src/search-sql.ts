@@ -1,6 +1,7 @@
 import { type CollectionSchema, type SearchCondition, type StoredRecord, searchWords } from '@resourcery/core/store';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { usesWordsTable, wordsTableDrift, wordsTableMatches, wordsTableSql } from './search-words-table.js';
 
 // `q=` search in SQL (docs/search.md). The words are made and case-folded in JS by the core's
 // one definition (`searchWords`), never by the database: a database's own folding is bound to a
@@ -13,7 +14,9 @@ import type { SqlDialectSpec } from './dialects/dialect.js';
 // - SQLite: the column is the words as text, indexed by an FTS5 table `<table>__search` (external
 //   content, the `ascii` tokenizer, which splits only on the spaces between the words) kept by
 //   triggers; a word is the prefix query `"word"*`. Tables with uuid ids (whose rowids VACUUM may
-//   renumber) and MySQL/MariaDB read the column with `LIKE '% word%'` (a scan, see docs).
+//   renumber) read the column with `instr(column, ' word') > 0` (a scan, see docs).
+// - MySQL/MariaDB: the column is the words as text, and a words table of the store's own indexes
+//   them (search-words-table.ts).
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Eb = ExpressionBuilder<any, any>;
@@ -102,8 +105,10 @@ export function searchMatches(
   search: SearchCondition,
   dialect: SqlDialectSpec,
 ): Bool {
-  const columns = search.fields.filter((field) => schema.search?.includes(field)).map(wordsColumn);
+  const fields = search.fields.filter((field) => schema.search?.includes(field));
+  const columns = fields.map(wordsColumn);
   if (columns.length === 0 || search.words.length === 0) return NOTHING;
+  if (usesWordsTable(schema, dialect)) return wordsTableMatches(eb, table, fields, search);
   if (usesFts(schema, dialect)) {
     const filter = `{${columns.join(' ')}}`;
     const match = search.words.map((word) => `${filter} : "${word.replaceAll('"', '""')}"*`).join(' AND ');
@@ -152,6 +157,7 @@ export function searchDdl(
     );
     return { columns, statements };
   }
+  if (usesWordsTable(schema, dialect)) return { columns, statements: [wordsTableSql(schema, table, dialect)] };
   if (!usesFts(schema, dialect)) return { columns, statements: [] };
   const fts = ftsTable(table);
   const list = words.map(q).join(', ');
@@ -218,5 +224,6 @@ export async function searchDrift(
     for (const name of wanted)
       if (!found.has(name)) drift.push(`no ${name === fts ? 'FTS5 table' : 'trigger'} "${name}" for the search`);
   }
+  drift.push(...(await wordsTableDrift(db, schema, table, dialect)));
   return drift;
 }

@@ -24,6 +24,7 @@ import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
 export { type CaseHome, type StoreCase, type StoreCaseGroup, suiteSchema } from './store-cases/fixtures.js';
 export { type LibraryName, librarySchemas } from './store-cases/library.js';
+export { searchSchema } from './store-cases/search-cases.js';
 
 /**
  * Every group of the store suite, in the order they run; each case receives fresh, empty
