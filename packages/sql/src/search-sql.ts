@@ -1,6 +1,7 @@
 import { type CollectionSchema, type SearchCondition, type StoredRecord, searchWords } from '@resourcery/core/store';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { constraintName } from './names.js';
 import { usesWordsTable, wordsTableDrift, wordsTableMatches, wordsTableSql } from './search-words-table.js';
 
 // `q=` search in SQL (docs/search.md). The words are made and case-folded in JS by the core's
@@ -153,7 +154,8 @@ export function searchDdl(
   const columns = words.map((column) => `${q(column)} ${wordsColumnType(dialect)}`);
   if (dialect.name === 'postgres') {
     const statements = words.map(
-      (column) => `CREATE INDEX IF NOT EXISTS ${q(`${table}_${column}_idx`)} ON ${q(table)} USING gin (${q(column)})`,
+      (column) =>
+        `CREATE INDEX IF NOT EXISTS ${q(constraintName(table, [column], 'idx'))} ON ${q(table)} USING gin (${q(column)})`,
     );
     return { columns, statements };
   }
@@ -211,7 +213,7 @@ export async function searchDrift(
     const { indexes } = await dialect.describeKeys(db, table);
     for (const column of fields.map(wordsColumn)) {
       if (!indexes.some((index) => index.columns[0]?.column === column)) {
-        drift.push(`no GIN index on "${column}" (the store names it "${table}_${column}_idx")`);
+        drift.push(`no GIN index on "${column}" (the store names it "${constraintName(table, [column], 'idx')}")`);
       }
     }
   } else if (usesFts(schema, dialect)) {
