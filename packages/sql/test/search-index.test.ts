@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CollectionSchema, searchWords } from '@resourcery/core/store';
-import { type SqlDialect, schemaSql } from '@resourcery/sql';
+import { migrationsFor, runMigrations, type SqlDialect, schemaSql } from '@resourcery/sql';
 import { searchSchema } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,39 @@ describe.each(testDatabases(folder))('the search index on $label', (database) =>
         expect(await db.selectFrom(`${table}__words`).select('word').execute()).toEqual([]);
       }
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each(testDatabases(folder))('the search index by migrations on $label', (database) => {
+  it('the migration of the tables makes it, and undoing it removes it', async () => {
+    const { store, tablePrefix } = database.open({ createTables: false });
+    const schema = searchSchema('migrated');
+    const notes = store.collection(schema);
+    const provider = migrationsFor([schema], { tablePrefix });
+    const ours = async () =>
+      (await store.db.introspection.getTables())
+        .map((table) => table.name)
+        .filter((name) => name.startsWith(`${tablePrefix}migrated`));
+    try {
+      await runMigrations(store.db, provider, { tablePrefix });
+      await store.init([schema]); // the drift check finds the search's columns and index
+      const note = await notes.create({ title: 'Migrated words', body: null, rank: 1 });
+      const page = await notes.list({
+        where: [{ field: 'title', values: [], search: searchOf('migr') }],
+        order: [],
+        limit: 5,
+        offset: 0,
+        count: true,
+      });
+      expect(page).toEqual({ records: [note], total: 1 });
+      await runMigrations(store.db, provider, { tablePrefix, to: 'down' });
+      expect(await ours()).toEqual([]);
+    } finally {
+      for (const table of ['kysely_migration', 'kysely_migration_lock']) {
+        await store.db.schema.dropTable(`${tablePrefix}${table}`).ifExists().execute();
+      }
       await store.close();
     }
   });
