@@ -125,7 +125,7 @@ describe.each(testDatabases(folder))('the plan of a search on $label at 100,000 
       const dialect = dialectNamed(store.dialect);
       if (store.dialect === 'postgres') {
         await sql`insert into ${sql.table(table)} (title, body, rank, title__words, body__words)
-            select 'Issue W' || i, repeat('Lorem ipsum dolor ', 12) || 'bucket' || (i % 100), i % 4,
+            select 'Issue W' || i, repeat('Lorem ipsum dolor ', 40) || 'bucket' || (i % 100), i % 4,
               array_to_tsvector(array['issue', 'w' || i::text]),
               array_to_tsvector(array['lorem', 'ipsum', 'dolor', 'bucket' || (i % 100)::text])
             from generate_series(1, ${ROWS}) as i`.execute(db);
