@@ -10,6 +10,8 @@ export interface Condition {
   readonly op?: 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'prefix' | 'contains' | 'null';
   /** `field` holds the id of a record of `collection` matching `where` (a relation filter). */
   readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+  /** `q=`: every one of `words` (folded by `searchWords`) begins a word of one of `fields`. */
+  readonly search?: { readonly fields: readonly string[]; readonly words: readonly string[] };
 }
 
 export interface Order {

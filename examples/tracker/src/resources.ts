@@ -54,6 +54,7 @@ export const issues = defineResource({
     min: ['estimate', 'dueDate', 'createdAt'],
     max: ['estimate', 'dueDate', 'createdAt'],
   },
+  search: ['title', 'body'],
   access: { create: writers, update: writers, destroy: admins, fields: { priority: { update: admins } } },
   relations: {
     project: belongsTo(Project, { foreignKey: 'projectId' }),

@@ -28,6 +28,13 @@ describe('indexQueryString', () => {
     );
   });
 
+  it('writes the search as q, percent-encoded', () => {
+    expect(indexQueryString({ q: 'login crash', filter: { status: 'open' }, perPage: 10 })).toBe(
+      'filter[status]=open&per_page=10&q=login%20crash',
+    );
+    expect(indexQueryString({ q: 'Straße & café' })).toBe('q=Stra%C3%9Fe%20%26%20caf%C3%A9');
+  });
+
   it('percent-encodes values, quotes and all', () => {
     expect(indexQueryString({ filter: { name: 'a&b=c "d" +é,' } })).toBe(
       'filter[name]=a%26b%3Dc%20%22d%22%20%2B%C3%A9%2C',

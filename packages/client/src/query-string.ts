@@ -15,6 +15,8 @@ export interface RawIndexParams {
   after?: string;
   /** Sent as `archived=true`: archived records too (a resource declared with `archive`). */
   archived?: boolean;
+  /** Search words, sent as `q`. */
+  q?: string;
 }
 
 function encodeValue(field: string, value: unknown): string {
@@ -42,7 +44,7 @@ export function filterPairs(field: string, value: unknown): string[] {
 /**
  * Serializes index parameters the way the server reads them: `filter[a]=v` for one value,
  * `filter[a][]=v` repeated for several, `filter[a][op]=v` per operator, `sort=a,-b`, `page`,
- * `per_page`, `count`, `include=a,b`, `fields=a,b`, `after`, `archived`. Brackets, dots and commas stay
+ * `per_page`, `count`, `include=a,b`, `fields=a,b`, `after`, `archived`, `q`. Brackets, dots and commas stay
  * readable; values are percent-encoded.
  *
  * @example
@@ -69,6 +71,7 @@ export function indexQueryString(params: RawIndexParams = {}): string {
   }
   if (params.after !== undefined) parts.push(`after=${encodeURIComponent(params.after)}`);
   if (params.archived !== undefined) parts.push(`archived=${params.archived}`);
+  if (params.q !== undefined) parts.push(`q=${encodeURIComponent(params.q)}`);
   return parts.join('&');
 }
 

@@ -164,6 +164,11 @@ export interface IndexParams<M> {
   after?: string;
   /** `true`: archived records too, on a resource declared with `archive` (`archived=true`). */
   archived?: boolean;
+  /**
+   * Search, sent as `q`: the records where every word of it begins a word of one of the fields the
+   * resource declares in `search` (a resource without `search` answers 400, as does a `q` without a word).
+   */
+  q?: string;
 }
 
 /**

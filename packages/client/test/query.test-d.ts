@@ -127,3 +127,11 @@ describe('cursor pagination', () => {
     reviewClient.index({ after: 3 });
   });
 });
+
+describe('search', () => {
+  it('takes q as a string, with the other index options', () => {
+    bookClient.index({ q: 'left hand', filter: { year: { gte: 1960 } }, sort: '-year', perPage: 10 });
+    // @ts-expect-error q is text
+    bookClient.index({ q: 42 });
+  });
+});

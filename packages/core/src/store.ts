@@ -23,6 +23,7 @@ export {
 export { scaledOf, sumValue } from './store/aggregate-values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
 export { memoryStore, randomSecret } from './store/memory-store.js';
+export { foldCase, matchesSearch, SEARCH_WORD_MAX, SEARCH_WORDS_MAX, searchWords } from './store/search-words.js';
 export type {
   AggregateQuery,
   AggregateRow,
@@ -31,6 +32,7 @@ export type {
   ListQuery,
   ListResult,
   Order,
+  SearchCondition,
   Store,
   StoredRecord,
   StoreTransaction,

@@ -106,7 +106,7 @@ const model: fc.Arbitrary<Model> = fc.record(
     }),
     page: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
     perPage: fc.integer({ min: 1, max: 100 }),
-    noise: fc.array(fc.tuple(fc.constantFrom('utm_source', 'expand', 'q', 'fields[book]'), fc.string()), {
+    noise: fc.array(fc.tuple(fc.constantFrom('utm_source', 'expand', 'query', 'fields[book]'), fc.string()), {
       maxLength: 2,
     }),
     keys: fc.constantFrom('readable' as const, 'encoded' as const, 'all-encoded' as const),

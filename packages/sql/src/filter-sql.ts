@@ -2,6 +2,7 @@ import type { CollectionSchema, Condition, Id, Order, Scalar } from '@resourcery
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import type { RowCodec } from './row-mapping.js';
+import { searchMatches } from './search-sql.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time, from the declaration
 type Eb = ExpressionBuilder<any, any>;
@@ -85,6 +86,7 @@ export class FilterSql {
   }
 
   #condition(eb: Eb, condition: Condition): Bool {
+    if (condition.search) return searchMatches(eb, this.schema, this.table, condition.search, this.dialect);
     const column = this.column(condition.field);
     const { related, op, values } = condition;
     if (related) {

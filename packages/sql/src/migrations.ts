@@ -64,10 +64,10 @@ export function createTablesMigration(schemas: readonly CollectionSchema[], opti
     },
     async down(db) {
       for (const schema of [...ordered].reverse()) {
-        await db.schema
-          .dropTable(`${options.tablePrefix ?? ''}${schema.name}`)
-          .ifExists()
-          .execute();
+        const table = `${options.tablePrefix ?? ''}${schema.name}`;
+        // A search's own tables first (docs/search.md): MySQL's words table refers to the table.
+        const search = schema.search ? [`${table}__words`, `${table}__search`] : [];
+        for (const name of [...search, table]) await db.schema.dropTable(name).ifExists().execute();
       }
     },
   };

@@ -9,6 +9,7 @@ import {
   type StoredValue,
 } from '@resourcery/core/store';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { wordsColumns } from './search-sql.js';
 import { Slot } from './shapes.js';
 
 /** Turns a column's (non-null) value as the driver answers it into the record's canonical form. */
@@ -117,8 +118,12 @@ export class RowCodec {
   readonly #readers: readonly Reader[];
   readonly #writers: ReadonlyMap<string, Writer>;
   readonly #writable: readonly AttributeSchema[];
+  readonly #schema: CollectionSchema;
+  readonly #dialect: SqlDialectSpec;
 
   constructor(schema: CollectionSchema, dialect: SqlDialectSpec) {
+    this.#schema = schema;
+    this.#dialect = dialect;
     const codecs = schema.attributes.map((attribute) => attributeCodec(attribute, dialect));
     this.columns = schema.attributes.map((attribute) => attribute.name);
     this.#readers = codecs.map(([read]) => read);
@@ -181,7 +186,8 @@ export class RowCodec {
   /**
    * The columns to write: only attributes of the schema, only those given; the id only when the
    * store is given it (a uuid on create). `create` also writes the declared defaults, so that the
-   * record is the same as in every store even when the column has no SQL default.
+   * record is the same as in every store even when the column has no SQL default. A searchable
+   * field brings its words column along.
    */
   toColumns(values: Readonly<Partial<StoredRecord>>, create: boolean): Record<string, unknown> {
     const columns: Record<string, unknown> = {};
@@ -195,6 +201,8 @@ export class RowCodec {
       }
       columns[name] = value === null ? null : (this.#writers.get(name) as Writer)(value);
     }
+    // The words of the searchable fields written, in the same statement (see search-sql.ts).
+    if (this.#schema.search) Object.assign(columns, wordsColumns(this.#schema, values, create, this.#dialect));
     return columns;
   }
 }

@@ -13,6 +13,7 @@ import { tableChecks } from './check-constraints.js';
 import type { TableIndex } from './dialects/dialect.js';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
 import { constraintName, foreignKeyName, indexName } from './names.js';
+import { searchDdl } from './search-sql.js';
 
 /** Options of {@link createTableSql} and {@link schemaSql}. */
 export interface SchemaSqlOptions {
@@ -162,8 +163,9 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
  * an id that is never reused (or a uuid primary key), and the keys of {@link tableKeys}: a unique
  * index per unique set, the declared composite indexes, an index `(field, id)` for every field in
  * `schema.indexed` and every foreign key, a foreign key `<table>_<field>_fkey` per reference,
- * with its `ON DELETE` rule, and a `CHECK (<field> IN (…))` named `<table>_<field>_check` per
- * attribute with `values`. Nothing in them drops or changes an existing table.
+ * with its `ON DELETE` rule, a `CHECK (<field> IN (…))` named `<table>_<field>_check` per
+ * attribute with `values`, and a searchable field's words column and its index (search-sql.ts).
+ * Nothing in them drops or changes an existing table.
  *
  * @example
  * ```ts
@@ -185,6 +187,8 @@ export function createTableSql(
     if (attribute.name !== 'id') definitions.push(columnDefinition(attribute, spec));
   }
   const { indexes, foreignKeys } = tableKeys(schema, spec, prefix);
+  const search = searchDdl(schema, table, spec);
+  definitions.push(...search.columns);
   for (const key of foreignKeys) {
     definitions.push(
       `CONSTRAINT ${spec.quote(key.name)} FOREIGN KEY (${spec.quote(key.field)}) ` +
@@ -192,7 +196,7 @@ export function createTableSql(
     );
   }
   for (const check of tableChecks(schema, spec, prefix)) definitions.push(check.definition);
-  return spec.createTable(table, definitions, indexes);
+  return [...spec.createTable(table, definitions, indexes), ...search.statements];
 }
 
 /**

@@ -105,13 +105,13 @@ function nulls(values: readonly unknown[]): string {
 /**
  * The shape of conditions as a key, and their values in order (of each condition, not of the
  * conditions a relation filter nests); no key when their SQL depends on more than that
- * (relation filters, `prefix`, `contains`, `null`).
+ * (relation filters, `prefix`, `contains`, `null`, a search).
  */
 export function conditionShape(where: readonly Condition[]): { key: string | undefined; values: Scalar[] } {
   let key: string | undefined = '';
   const values: Scalar[] = [];
-  for (const { field, op, values: own, related } of where) {
-    if (related || !PLAIN.has(op)) key = undefined;
+  for (const { field, op, values: own, related, search } of where) {
+    if (related || search || !PLAIN.has(op)) key = undefined;
     else if (key !== undefined) key += `${JSON.stringify(field)}${op ?? 'in'}${nulls(own)};`;
     values.push(...own);
   }

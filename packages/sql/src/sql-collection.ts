@@ -14,6 +14,7 @@ import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { execute } from './dialects/statements.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
+import { writeWords } from './search-words-table.js';
 import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
 
@@ -109,6 +110,7 @@ export class SqlCollection implements Collection {
             .values(empty ? { id: null } : columns)
             .executeTakeFirstOrThrow();
           const id = (columns.id as Id | undefined) ?? Number(result.insertId);
+          await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, true);
           return (await this.#selectOne(tx, id, [])) as StoredRecord;
         });
       },
@@ -140,7 +142,9 @@ export class SqlCollection implements Collection {
         return this.#atomic(db, async (tx) => {
           // mysql2 sets CLIENT_FOUND_ROWS: the count is of matched rows, changed or not.
           const result = await update(tx, shape.values).executeTakeFirstOrThrow();
-          return result.numUpdatedRows === 0n ? undefined : this.#selectOne(tx, id, []);
+          if (result.numUpdatedRows === 0n) return undefined;
+          await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
+          return this.#selectOne(tx, id, []);
         });
       },
       { written: columns },

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { checksDrift } from './check-constraints.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { createTableSql } from './schema-sql.js';
+import { searchDrift } from './search-sql.js';
 import { keysDrift, tableDrift } from './table-drift.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
@@ -66,6 +67,7 @@ export async function ensureTable(
   different.push(
     ...keysDrift(schema, keys, dialect, options.tablePrefix),
     ...checksDrift(schema, keys.checks, dialect, options.tablePrefix),
+    ...(await searchDrift(db, schema, table, dialect)),
   );
   if (different.length > 0) {
     throw new Error(

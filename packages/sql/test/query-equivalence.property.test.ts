@@ -1,8 +1,10 @@
 // The SQL stores must answer every list query exactly as the memory store, the oracle of the
 // store interface, does: random records (nulls, ties, strings that trip collations and LIKE)
 // and random queries (every operator of each type, relation filters, orders of one to three
-// keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits), and
-// every statistics query (groups of up to three attributes, exact sums past 2^53, min and max).
+// keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits,
+// `q=` searches over Unicode text: several scripts, accents composed and apart, case pairs that
+// fold specially, punctuation and `_`, nulls), and every statistics query (groups of up to three
+// attributes, exact sums past 2^53, min and max).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import {
   type Order,
   type Scalar,
   type StoredRecord,
+  searchWords,
 } from '@resourcery/core/store';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
 import fc from 'fast-check';
@@ -38,6 +41,47 @@ interface Field {
 // surrogates and the last one (where prefix ranges end).
 const PIECES = ['a', 'A', 'b', '%', '_', '!', '\\', ' ', 'é', '\uFFFD', '\uE000', '😀', '\u{10FFFF}', '\uD7FF'];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }).map((pieces) => pieces.join(''));
+// Pieces of searched text: letters of several scripts, accents composed and as a separate mark,
+// letters whose case folding is special (ß/ẞ, final sigma, dotted and dotless i, long s, Kelvin
+// sign, Cherokee, titlecase ǅ), digits, and what separates words (`_`, punctuation, spaces).
+const WORD_PIECES = [
+  'a',
+  'A',
+  'é',
+  'e\u0301',
+  'É',
+  'ß',
+  'ẞ',
+  'Σ',
+  'σ',
+  'ς',
+  'İ',
+  'i',
+  'I',
+  'ı',
+  'ſ',
+  's',
+  'S',
+  '\u212A',
+  'k',
+  'Ꭰ',
+  'ꭰ',
+  'ǅ',
+  'ǆ',
+  '東',
+  '京',
+  '١',
+  '7',
+  '²',
+  '_',
+  '-',
+  ' ',
+  ' ',
+  '.',
+  '😀',
+  '\u00a0',
+];
+const wordText = fc.array(fc.constantFrom(...WORD_PIECES), { maxLength: 8 }).map((pieces) => pieces.join(''));
 const UUIDS = ['00000000', '0a000000', '9f000000', 'a0000000', 'ffffffff'].map(
   (h) => `${h}-0000-4000-8000-000000000000`,
 );
@@ -49,7 +93,7 @@ function field(name: string, type: AttributeSchema['type'], value: fc.Arbitrary<
   if (nullable) ops.push('null');
   const attribute: AttributeSchema =
     type === 'decimal' ? { name, type, nullable, scale: 2, precision: 15 } : { name, type, nullable };
-  return { attribute: name === 's' ? { ...attribute, maxLength: 50 } : attribute, value, ops };
+  return { attribute: name === 's' || name === 'w' ? { ...attribute, maxLength: 50 } : attribute, value, ops };
 }
 
 const ITEM_FIELDS: readonly Field[] = [
@@ -74,6 +118,7 @@ const ITEM_FIELDS: readonly Field[] = [
   field('b', 'boolean', fc.boolean()),
   field('u', 'uuid', fc.constantFrom(...UUIDS)),
   field('ownerId', 'integer', fc.integer({ min: 1, max: 5 })),
+  field('w', 'string', wordText),
 ];
 const OWNER_FIELDS: readonly Field[] = [
   field('name', 'string', fc.constantFrom('a', 'A', 'b%', 'é', '😀'), false),
@@ -92,9 +137,10 @@ function schema(name: string, fields: readonly Field[], references: CollectionSc
   return { name, attributes, indexed: fields.map((f) => f.attribute.name), references };
 }
 const ownersSchema: CollectionSchema = schema('owners', OWNER_FIELDS);
-const itemsSchema: CollectionSchema = schema('items', ITEM_FIELDS, [
-  { field: 'ownerId', collection: 'owners', onDelete: 'nullify' },
-]);
+const itemsSchema: CollectionSchema = {
+  ...schema('items', ITEM_FIELDS, [{ field: 'ownerId', collection: 'owners', onDelete: 'nullify' }]),
+  search: ['t', 'w'],
+};
 
 const stored = (f: Field) => (f.attribute.nullable ? fc.option(f.value, { nil: null, freq: 3 }) : f.value);
 const item = fc.record(Object.fromEntries(ITEM_FIELDS.map((f) => [f.attribute.name, stored(f)])));
@@ -118,7 +164,21 @@ function conditionOf(fields: readonly Field[]): fc.Arbitrary<Condition> {
 const related: fc.Arbitrary<Condition> = fc
   .array(conditionOf(OWNER_FIELDS), { maxLength: 2 })
   .map((where) => ({ field: 'ownerId', values: [], related: { collection: 'owners', where } }));
-const where = fc.array(fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related), { maxLength: 3 });
+/** A `q=` search: the words of random text (at least one), in some of the searchable fields (none: a caller who may read neither). */
+const searched: fc.Arbitrary<Condition> = fc
+  .tuple(
+    fc.oneof(wordText, fc.constantFrom(...WORD_PIECES)).filter((q) => searchWords(q).length > 0),
+    fc.subarray(['t', 'w']),
+  )
+  .map(([q, fields]) => ({
+    field: fields[0] ?? 'id',
+    values: [],
+    search: { fields, words: [...new Set(searchWords(q))] },
+  }));
+const where = fc.array(
+  fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related, { arbitrary: searched, weight: 2 }),
+  { maxLength: 3 },
+);
 
 const direction = fc.constantFrom('asc' as const, 'desc' as const);
 const order = fc

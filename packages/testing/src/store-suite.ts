@@ -12,6 +12,7 @@ import { operatorCases } from './store-cases/operator-cases.js';
 import { orderCases } from './store-cases/order-cases.js';
 import { perGroupCases } from './store-cases/per-group-cases.js';
 import { referenceCases } from './store-cases/reference-cases.js';
+import { searchCases, uuidSearchCases } from './store-cases/search-cases.js';
 import { selectCases, selectTypeCases } from './store-cases/select-cases.js';
 import { serverValueCases } from './store-cases/server-value-cases.js';
 import { storeTransactionCases } from './store-cases/store-transaction-cases.js';
@@ -25,6 +26,7 @@ import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
 export { type CaseHome, type StoreCase, type StoreCaseGroup, suiteSchema } from './store-cases/fixtures.js';
 export { type LibraryName, librarySchemas } from './store-cases/library.js';
+export { searchSchema } from './store-cases/search-cases.js';
 
 /**
  * Every group of the store suite, in the order they run; each case receives fresh, empty
@@ -67,6 +69,8 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   selectCases,
   selectTypeCases,
   aggregateCases,
+  searchCases,
+  uuidSearchCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */

@@ -7,6 +7,7 @@ import { orderCases } from './tracker-cases/order-cases.js';
 import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
+import { searchCases } from './tracker-cases/search-cases.js';
 import { statsCases } from './tracker-cases/stats-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
 import { tenancyWriteCases } from './tracker-cases/tenancy-write-cases.js';
@@ -29,6 +30,7 @@ const groups = (secret: string): CaseGroup[] => [
   restoreCases(secret),
   revealCases(secret),
   ...statsCases(secret),
+  searchCases(secret),
 ];
 
 /**
@@ -53,7 +55,7 @@ if (new Set(trackerCaseNames).size !== trackerCaseNames.length) {
  * index, counts, `include=`, relation filters, foreign keys and unique values), roles and the
  * order of answers (401, 403, 400, 404, 403, 422), fields hidden by role (`email`), archive
  * instead of destroy (and restore, and archived records behind foreign keys, `include=` and
- * relation filters), and what no answer may reveal (ETags, cursors, error messages).
+ * relation filters), what no answer may reveal (ETags, cursors, error messages), and `q=` search.
  *
  * `start` must serve the contract's tracker under `/api` on an empty store: `user`, `project`,
  * `label`, `issue` and `comment`, declared as in `examples/tracker`, verifying HS256 tokens signed

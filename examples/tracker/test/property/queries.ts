@@ -1,8 +1,9 @@
+import { matchesSearch, searchWords } from '@resourcery/core/store';
 import fc from 'fast-check';
 import { NAMES, PROJECT_NAMES, ROLES, STATUSES, TITLES } from './plan.js';
 
-// Random queries of the access property: filters (relation filters too), sort, fields=,
-// include=, pages, archived=true, on every resource; and shows of ids of both organizations.
+// Random queries of the access property: filters (relation filters too), `q=` search, sort,
+// fields=, include=, pages, archived=true, on every resource; and shows of ids of both organizations.
 // A query names `email` only where its `hidden` flag says so.
 
 export type ResourceKey = 'users' | 'projects' | 'issues' | 'comments';
@@ -93,6 +94,11 @@ const FILTERS: Record<ResourceKey, readonly FilterSpec[]> = {
       test: through('users', 'assigneeId', prefix('name')),
     },
     { param: 'filter[assignee.role]', values: ROLES, test: through('users', 'assigneeId', eq('role')) },
+    {
+      param: 'q',
+      values: ['crash', 'CRA', 'slow', 'typo', 'again crash', 'ag cr', 'zebra'],
+      test: (record, value) => matchesSearch([record.title, record.body], searchWords(value)),
+    },
     {
       param: 'filter[assignee.email][prefix]',
       values: ['a', 'd'],

@@ -202,6 +202,8 @@ export class ResourceAccess {
         sortable: without(query.sortable),
         fields: without(query.fields),
         operators: new Map([...query.operators].filter(([name]) => !hidden.has(name))),
+        // A searchable field hidden from the caller is left out of their search (docs/search.md).
+        ...(query.search ? { search: query.search.filter((name) => !hidden.has(name)) } : {}),
       },
     };
   }

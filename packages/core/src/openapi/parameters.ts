@@ -1,5 +1,5 @@
 import type { CompiledResource } from '../resource/compile.js';
-import { fieldsParameter, filterParameters, paginationParameters } from './query-parameters.js';
+import { fieldsParameter, filterParameters, paginationParameters, searchParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -106,7 +106,7 @@ export function sortPattern(names: readonly string[], maxKeys: number): string {
  * style cannot describe `filter[a][]`, so each filterable attribute gets its own parameters:
  * `filter[a]` (equals), `filter[a][]` (any of, repeated) and `filter[a][op]` per operator, and
  * so do a belongs-to relation's (`filter[author.country]`). `sort` is a string whose pattern
- * admits only the sortable attributes; `fields`, `include`, then `page` (or `after`),
+ * admits only the sortable attributes; `q` (with `search`), `fields`, `include`, then `page` (or `after`),
  * `per_page` and `count`.
  *
  * @example
@@ -138,6 +138,8 @@ export function indexParameters(
     });
   }
 
+  const search = searchParameter(compiled);
+  if (search) parameters.push(search);
   const fields = fieldsParameter(compiled);
   if (fields) parameters.push(fields);
   if (relations.length > 0) parameters.push(includeParameter(compiled, relations));

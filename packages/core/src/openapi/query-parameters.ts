@@ -2,6 +2,7 @@ import type { Operator } from '../contract/operators.js';
 import type { CompiledResource } from '../resource/compile.js';
 import { compiledResource } from '../resource/define-resource.js';
 import type { AttributeSchema } from '../schema/types.js';
+import { SEARCH_WORD_MAX, SEARCH_WORDS_MAX } from '../store/search-words.js';
 import type { DocumentedRelation } from './relations.js';
 import { filterValueSchema, type JsonSchema } from './schemas.js';
 
@@ -153,6 +154,27 @@ export function fieldsParameter(compiled: CompiledResource): JsonSchema | undefi
       maxItems: Math.min(names.length, compiled.limits.filterValues),
       uniqueItems: true,
     },
+  };
+}
+
+/**
+ * The `q` parameter of an index on a resource that declares `search`, else `undefined`.
+ *
+ * @example
+ * ```ts
+ * searchParameter(compiledResource(issues))?.name; // 'q'
+ * ```
+ */
+export function searchParameter(compiled: CompiledResource): JsonSchema | undefined {
+  const fields = compiled.query.search;
+  if (!fields) return undefined;
+  const { plural } = compiled.resource;
+  const names = fields.map((field) => `\`${field}\``).join(fields.length === 2 ? ' or ' : ', ');
+  return {
+    name: 'q',
+    in: 'query',
+    description: `Search: keeps the ${plural} where every word of \`q\` begins a word of ${names} (different words may match in different fields). Words are runs of Unicode letters and digits (\`_\` and punctuation separate them); case is ignored (Unicode case folding), accents are not. Combines with the filters, \`sort\` and pages. A \`q\` without a word, with more than ${SEARCH_WORDS_MAX} words or a word longer than ${SEARCH_WORD_MAX} characters is 400. A field hidden from the caller is left out of their search.`,
+    schema: { type: 'string', minLength: 1, examples: ['login crash'] },
   };
 }
 

@@ -29,6 +29,8 @@ export interface RawIndexQuery {
   readonly after?: string;
   /** `archived=true`: archived records too, on a resource that archives instead of destroying. */
   readonly archived?: boolean;
+  /** `q=login crash`: the search, as sent. */
+  readonly q?: string;
 }
 
 const FILTER_KEY = /^filter\[([^[\]]*)\](?:\[([^[\]]*)\])?$/;
@@ -96,8 +98,12 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
   let fields: string[] | undefined;
   let after: string | undefined;
   let archived: boolean | undefined;
+  let q: string | undefined;
   for (const [key, value] of pairs(rawQuery)) {
-    if (key === 'include') {
+    if (key === 'q') {
+      once(key);
+      q = value;
+    } else if (key === 'include') {
       include = nameList(key, value, limits, include);
     } else if (key === 'fields') {
       fields = nameList(key, value, limits, fields);
@@ -159,7 +165,18 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
         );
     }
   }
-  return { filters: [...filters.values()], sort, page, perPage, count, include, fields, after, archived };
+  return {
+    filters: [...filters.values()],
+    sort,
+    page,
+    perPage,
+    count,
+    include,
+    fields,
+    after,
+    archived,
+    ...(q === undefined ? {} : { q }),
+  };
 }
 
 /** The decoded `key=value` pairs of a query string. */

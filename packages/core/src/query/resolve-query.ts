@@ -2,6 +2,7 @@ import { echo } from '../errors/echo.js';
 import type { Condition, Order } from '../store/store.js';
 import type { RawIndexQuery } from './parse-query.js';
 import { checkName, type FilterRules, invalid, type RelatedLookup, resolveFilter } from './resolve-filter.js';
+import { searchCondition } from './resolve-search.js';
 
 /** An index query after it was checked against the resource. Hooks may change it. */
 export interface IndexQuery {
@@ -36,6 +37,8 @@ export interface QueryRules extends FilterRules {
   readonly fields: ReadonlySet<string>;
   /** `cursor`: pages follow `after` cursors (keyset), and `page` is refused. */
   readonly pagination: 'page' | 'cursor';
+  /** The fields `q=` searches (for this caller: the declared ones they may read); `q` is refused when none were declared. */
+  readonly search?: readonly string[];
 }
 
 /**
@@ -51,6 +54,7 @@ export interface QueryRules extends FilterRules {
  */
 export function resolveIndexQuery(raw: RawIndexQuery, rules: QueryRules, related?: RelatedLookup): IndexQuery {
   const where: Condition[] = raw.filters.map((filter) => resolveFilter(filter, rules, related));
+  if (raw.q !== undefined) where.push(searchCondition(raw.q, rules.search));
   const cursor = rules.pagination === 'cursor';
   if (cursor && raw.page !== undefined)
     throw invalid('page is not accepted here: follow the `next` link (cursor pagination, `after=`)');

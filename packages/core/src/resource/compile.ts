@@ -5,6 +5,7 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
+import { checkedPerPage, searchFields } from './declared-options.js';
 import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
@@ -70,6 +71,7 @@ export function compile(resource: Resource): CompiledResource {
     return [...(names ?? fallback)];
   };
   const archive = archiveField(resource.name, options.archive, attributes);
+  const search = searchFields(resource.name, options.search, attributes);
   const readOnly = new Set([
     'id',
     ...serverValues.timestamps,
@@ -128,6 +130,7 @@ export function compile(resource: Resource): CompiledResource {
       indexed: [...indexed].filter((name) => name !== 'id' && isIndexable(attributes.get(name))),
       unique,
       ...(indexes.length > 0 ? { indexes } : {}),
+      ...(search.length > 0 ? { search } : {}),
     },
     attributes,
     query: {
@@ -141,6 +144,7 @@ export function compile(resource: Resource): CompiledResource {
       fields: new Set(shown),
       operators: operatorsOf(resource.name, filterable, attributes, fields.operators),
       pagination: options.pagination ?? 'page',
+      ...(search.length > 0 ? { search } : {}),
     },
     create: inputRules(pick('create', fields.create, writable), false),
     update: inputRules(pick('update', fields.update, writable), true),
@@ -216,15 +220,6 @@ function operatorsOf(
     operators.set(field, chosen);
   }
   return operators;
-}
-
-function checkedPerPage(name: string, perPage: AnyOptions['perPage']): QueryRules['perPage'] {
-  const checked = { default: perPage?.default ?? 25, max: perPage?.max ?? 100 };
-  const { default: first, max } = checked;
-  if (!(Number.isSafeInteger(first) && Number.isSafeInteger(max) && first >= 1 && first <= max)) {
-    throw new TypeError(`defineResource(${name}): perPage needs 1 <= default <= max (got ${JSON.stringify(checked)})`);
-  }
-  return checked;
 }
 
 function asList<H>(value: OneOrMore<H> | undefined): H[] {

@@ -28,6 +28,7 @@ const KNOWN_OPTIONS = new Set([
   'pagination',
   'access',
   'archive',
+  'search',
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();

@@ -218,6 +218,12 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * Off by default. See docs/statistics.md.
    */
   stats?: true | StatsDeclaration<M>;
+  /**
+   * String attributes `q=` searches: `search: ['title', 'body']`; `q=login cra` keeps the records
+   * where every word of `q` begins a word of one of them (docs/search.md). A field hidden from a
+   * caller is left out of their search; without `search`, `q` is a 400.
+   */
+  search?: readonly (keyof M & string)[];
   /** Hooks of this resource; the API's own hooks run around them. */
   hooks?: Hooks<M, S>;
   steps?: Partial<Steps<M, S>>;

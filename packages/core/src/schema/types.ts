@@ -94,6 +94,11 @@ export interface CollectionSchema {
    * A set with a `null` among its values never collides, as in SQL.
    */
   readonly unique?: readonly (readonly string[])[];
+  /**
+   * String attributes that `q=` searches (a condition's `search` names some of them):
+   * stores may keep an index of their words (the SQL stores do, see docs/search.md).
+   */
+  readonly search?: readonly string[];
   /** Attributes holding the id of another collection's record, checked by the store. */
   readonly references?: readonly ForeignKey[];
 }

@@ -1,5 +1,6 @@
 import type { Id, Scalar, StoredValue } from '../schema/types.js';
 import { compareDecimalScalars, compareScalars } from './compare.js';
+import { matchesSearch } from './search-words.js';
 import type { Condition, Order, StoredRecord } from './store.js';
 
 // The memory store's conditions, compiled once per request into one test per condition:
@@ -21,7 +22,15 @@ function ordered(value: StoredValue, operand: Scalar, decimal: boolean): number 
 
 /** The test of one condition; `decimals` names the decimal attributes (compared numerically). */
 function test(condition: Condition, decimals: ReadonlySet<string>): Matcher {
-  const { field, values, op } = condition;
+  const { field, values, op, search } = condition;
+  if (search) {
+    const { fields, words } = search;
+    return (record) =>
+      matchesSearch(
+        fields.map((name) => record[name] as string | null | undefined),
+        words,
+      );
+  }
   if (op === undefined) {
     if (values.length === 1) {
       const value = values[0];

@@ -124,7 +124,7 @@ export function candidates(
   let best: { field: string; values: readonly Scalar[]; size: number; by: Condition } | undefined;
   for (const condition of where) {
     const { field, values } = condition;
-    if (condition.op !== undefined || condition.related) continue;
+    if (condition.op !== undefined || condition.related || condition.search) continue;
     let size: number;
     if (field === 'id') size = values.length;
     else {

@@ -9,13 +9,26 @@ export type StoredRecord = { id: Id } & Record<string, StoredValue>;
  * (values)` (one value is plain equality; a `null` among them matches the records without a
  * value). With `op`: `values` holds its one operand, and a comparison never matches `null`
  * (`null`'s operand is `true` or `false`). With `related`: `field` holds the id of a record of
- * `collection` matching `related.where` (a semi-join; `values` is empty).
+ * `collection` matching `related.where` (a semi-join; `values` is empty). With `search`: the
+ * `q=` search, see {@link SearchCondition} (`field` is its first field, `values` is empty).
  */
 export interface Condition {
   readonly field: string;
   readonly values: readonly Scalar[];
   readonly op?: Exclude<Operator, 'eq'>;
   readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+  readonly search?: SearchCondition;
+}
+
+/**
+ * The `q=` search of a {@link Condition}: the records where every one of `words` begins some
+ * word of one of `fields` (string attributes of the schema's `search` list). `words` are already
+ * folded (`searchWords` of `@resourcery/core/store`), and a store compares them with the words
+ * `searchWords` makes of each field's value: a prefix, code point by code point.
+ */
+export interface SearchCondition {
+  readonly fields: readonly string[];
+  readonly words: readonly string[];
 }
 
 /** One sort key. */

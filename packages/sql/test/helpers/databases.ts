@@ -73,6 +73,8 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
   return Object.assign(Object.create(provider) as SqlStoreProvider, {
     collection(schema: CollectionSchema) {
       tables.add(`${tablePrefix}${schema.name}`);
+      // The words table of a searchable collection on MySQL/MariaDB refers to it: dropped first.
+      if (schema.search) tables.add(`${tablePrefix}${schema.name}__words`);
       return provider.collection(schema);
     },
     async close() {
