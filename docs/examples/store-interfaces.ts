@@ -9,7 +9,12 @@ export interface Condition {
   readonly values: readonly Scalar[];
   readonly op?: 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'prefix' | 'contains' | 'null';
   /** `field` holds the id of a record of `collection` matching `where` (a relation filter). */
-  readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+  readonly related?: {
+    readonly collection: string;
+    readonly where: readonly Condition[];
+    /** The attribute of `collection` that `field` holds; `id` when absent. */
+    readonly key?: string;
+  };
 }
 
 export interface Order {
