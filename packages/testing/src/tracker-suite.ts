@@ -3,6 +3,7 @@ import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
 import { archiveCases } from './tracker-cases/archive-cases.js';
 import { authCases } from './tracker-cases/auth-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
+import { labelsCases } from './tracker-cases/labels-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
 import { roleCases } from './tracker-cases/role-cases.js';
@@ -25,6 +26,7 @@ const groups = (secret: string): CaseGroup[] => [
   hiddenFieldCases(secret),
   archiveCases(secret),
   revealCases(secret),
+  labelsCases(secret),
 ];
 
 /**

@@ -162,12 +162,19 @@ export function withRelations(
             description: `The ${target} whose id this ${singular}'s \`${relation.foreignKey}\` holds, or \`null\` when there is none. ${asked}`,
             oneOf: [ref(recordOf(relation.target)), { type: 'null' }],
           }
-        : {
-            description: `The ${plural} whose \`${relation.foreignKey}\` is this ${singular}'s id, ordered by id, at most ${relation.limit}. ${asked}`,
-            type: 'array',
-            items: ref(recordOf(relation.target)),
-            maxItems: relation.limit,
-          };
+        : relation.kind === 'manyToMany'
+          ? {
+              description: `The ${plural} whose ids this ${singular}'s \`${relation.foreignKey}\` holds (those the caller may read), ordered by id. ${asked}`,
+              type: 'array',
+              items: ref(recordOf(relation.target)),
+              maxItems: relation.limit,
+            }
+          : {
+              description: `The ${plural} whose \`${relation.foreignKey}\` is this ${singular}'s id, ordered by id, at most ${relation.limit}. ${asked}`,
+              type: 'array',
+              items: ref(recordOf(relation.target)),
+              maxItems: relation.limit,
+            };
   }
   return { allOf: [ref(record), { type: 'object', properties }] };
 }
