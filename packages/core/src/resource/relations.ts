@@ -34,11 +34,11 @@ export interface HasMany<T = unknown> {
  * A many-to-many relation: each record holds, in `ids`, the ascending ids of the records of the
  * target it is linked to, kept by the library in a join collection (`through`).
  */
-export interface ManyToMany<T = unknown> {
+export interface ManyToMany<T = unknown, K extends string = string> {
   readonly kind: 'manyToMany';
   readonly target: RelationTarget<T>;
   /** The field of the records holding the ids (`labelIds`): not an attribute of the model's table. */
-  readonly ids: string;
+  readonly ids: K;
   /** The join collection's name; default `<resource name>_<relation name>` (`issue_labels`). */
   readonly through?: string;
   /** Most ids one record may hold (a write sending more is a 422). Default 50. */
@@ -107,10 +107,10 @@ export function hasMany<T>(
  * defineResource({ name: 'issue', model: Issue, relations: { labels: manyToMany(Label, { ids: 'labelIds' }) } });
  * ```
  */
-export function manyToMany<T>(
+export function manyToMany<T, const K extends string>(
   target: RelationTarget<T>,
-  options: { ids: string; through?: string; limit?: number },
-): ManyToMany<T> {
+  options: { ids: K; through?: string; limit?: number },
+): ManyToMany<T, K> {
   const limit = options.limit ?? 50;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`manyToMany: limit must be a positive integer`);
   if (typeof options.ids !== 'string' || options.ids === '') throw new TypeError('manyToMany: ids names a field');
