@@ -74,7 +74,8 @@ async function takeInput(ctx: Context, body: unknown): Promise<void> {
   // The ids of many-to-many relations are read apart, and their errors join the body's.
   const taken = takeIdSets(ctx, body);
   const values = await validateInput(taken.body, create ? inputs.create : inputs.update).catch((error: unknown) => {
-    if (error instanceof ValidationError) throw new ValidationError({ ...error.errors, ...taken.errors });
+    const more = Object.keys(taken.errors).length > 0;
+    if (more && error instanceof ValidationError) throw new ValidationError({ ...error.errors, ...taken.errors });
     throw error;
   });
   throwErrors(taken.errors);
