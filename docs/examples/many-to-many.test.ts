@@ -1,7 +1,7 @@
 // docs/many-to-many.md: what the wire shows of a many-to-many relation, and the join table the
 // migrations make.
 import { resourceSchemas } from '@resourcery/core/adapter';
-import { schemaSql } from '@resourcery/sql';
+import { schemaSql, sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
 import { issues, issuesApi, labels } from './many-to-many.js';
@@ -36,6 +36,26 @@ describe('issues and labels, many to many', () => {
     expect((await call('GET', '/issues/1')).body).toMatchObject({ issue: { labelIds: [2] } });
     expect((await call('PATCH', '/issues/1', { labelIds: [] })).body).toMatchObject({ issue: { labelIds: [] } });
   });
+
+  for (const [label, store] of [
+    ['memory', () => undefined],
+    ['SQLite', () => sqlStore('sqlite::memory:')],
+  ] as const) {
+    it(`guards an update of labelIds with If-Match, as any other (${label})`, async () => {
+      const api = issuesApi(store());
+      const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+        callApi(api, { method, path, body, headers });
+      await call('POST', '/labels', { name: 'bug', color: '#d73a4a' });
+      await call('POST', '/issues', { title: 'Crash', labelIds: [1] });
+      const etag = (await call('GET', '/issues/1')).headers.ETag as string;
+      const changed = await call('PATCH', '/issues/1', { labelIds: [] }, { 'if-match': etag });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.ETag).not.toBe(etag);
+      expect((await call('PATCH', '/issues/1', { labelIds: [1] }, { 'if-match': etag })).status).toBe(412);
+      expect((await call('GET', '/issues/1')).body).toMatchObject({ issue: { labelIds: [] } });
+      await api.close();
+    });
+  }
 
   it('gives migrations the join table: issue_labels, two cascading foreign keys, unique and indexed both ways', () => {
     const script = schemaSql(resourceSchemas([labels, issues]), 'sqlite');

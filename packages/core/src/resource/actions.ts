@@ -96,7 +96,11 @@ function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Conditi
   const header = request.headers['if-match'];
   if (header !== undefined) {
     checkIfMatch(header, etagOf(ctx.keys.etag, read));
-    ctx.where = [...where, ...unchangedSince(read)];
+    // The ids of many-to-many relations are no column to compare (`updatedAt` moves with them).
+    const { idSets } = ctx.compiled;
+    const compared =
+      idSets.size === 0 ? unchangedSince(read) : unchangedSince(read).filter((c) => !idSets.has(c.field));
+    ctx.where = [...where, ...compared];
   }
   return where;
 }
