@@ -19,6 +19,20 @@ function ascending(a: Id, b: Id): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The ids of an aggregate's answer: a JSON array (as text or parsed), comma-separated text, or `null`. */
+function idsOfText(raw: unknown): Id[] {
+  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+  const parts: unknown[] = Array.isArray(text)
+    ? text
+    : typeof text !== 'string' || text === ''
+      ? []
+      : text.startsWith('[')
+        ? (JSON.parse(text) as unknown[])
+        : text.split(',');
+  // Integer ids are digits (or numbers); uuids never are.
+  return parts.map((part) => (typeof part === 'number' || /^\d+$/.test(String(part)) ? Number(part) : String(part)));
+}
+
 /**
  * The id sets of one collection's table, worked out once: their select expressions, how their
  * aggregated text becomes the ids, and their writes.
@@ -55,10 +69,15 @@ export class IdSets {
   selections(outer: string, sets: readonly IdSet[] = this.sets): AliasedRawBuilder<string | null, string>[] {
     return sets.map((set) => {
       const value = sql.ref(`resourcery_join.${set.value}`);
+      // Text in each database's own aggregate: MySQL and MariaDB's JSON array (GROUP_CONCAT
+      // would cut it at group_concat_max_len), PostgreSQL's string_agg, SQLite's group_concat.
+      const name = this.dialect.name;
       const text =
-        this.dialect.name === 'postgres'
+        name === 'postgres'
           ? sql`string_agg(cast(${value} as text), ',')`
-          : sql`group_concat(cast(${value} as char))`;
+          : name === 'sqlite'
+            ? sql`group_concat(${value})`
+            : sql`json_arrayagg(${value})`;
       return sql<
         string | null
       >`(select ${text} from ${sql.table(this.tableOf(set.through))} as resourcery_join where ${sql.ref(`resourcery_join.${set.key}`)} = ${sql.ref(`${outer}.id`)})`.as(
@@ -70,11 +89,7 @@ export class IdSets {
   /** The record with each set of `sets` read from its row's aggregated text (`[]` for none). */
   read(row: Record<string, unknown>, record: StoredRecord, sets: readonly IdSet[] = this.sets): StoredRecord {
     for (const { field } of sets) {
-      const raw = row[field];
-      const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
-      const parts = typeof text === 'string' && text !== '' ? text.split(',') : [];
-      // Integer ids are digits; uuids never are.
-      const ids: Id[] = parts.map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+      const ids = idsOfText(row[field]);
       record[field] = ids.sort(ascending) as unknown as StoredValue;
     }
     return record;

@@ -190,6 +190,14 @@ export const idSetCases = idSetGroup('id sets', {
     expect(await posts.find(3, [bug])).toBeUndefined();
   },
 
+  'a large set comes back whole (no aggregate is cut short)': async ({ tags, posts }) => {
+    const ids: number[] = [];
+    for (let n = 0; n < 300; n++) ids.push((await tags.create({ name: `t${n}` })).id as number);
+    const made = await posts.create({ title: 'Many', tagIds: [...ids].reverse() } as never);
+    expect(made.tagIds).toEqual(ids);
+    expect((await all(posts))[0]?.tagIds).toEqual(ids);
+  },
+
   'a store transaction that fails undoes the record and its links': async ({ home, tags, posts }) => {
     await seedTags(tags);
     const postsSchema = home.schemas[1] as CollectionSchema;
