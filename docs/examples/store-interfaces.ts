@@ -8,8 +8,13 @@ export interface Condition {
   /** Without `op`: `field IN (values)` (`null` among them matches no value). With `op`: its one operand. */
   readonly values: readonly Scalar[];
   readonly op?: 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'prefix' | 'contains' | 'null';
-  /** `field` holds the id of a record of `collection` matching `where` (a relation filter). */
-  readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+  /** `field` holds the id (or the `key` attribute) of a record of `collection` matching `where` (a relation filter). */
+  readonly related?: {
+    readonly collection: string;
+    readonly where: readonly Condition[];
+    /** The attribute of `collection` that `field` holds; `id` when absent. */
+    readonly key?: string;
+  };
   /** `q=`: every one of `words` (folded by `searchWords`) begins a word of one of `fields`. */
   readonly search?: { readonly fields: readonly string[]; readonly words: readonly string[] };
 }

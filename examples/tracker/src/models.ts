@@ -111,6 +111,9 @@ export class Issue {
   @IsDecimal({ decimal_digits: '0,2' })
   estimate?: string | null;
 
+  /** Its labels' ids, ascending (the `labels` relation: many-to-many, kept by the library in `issue_labels`). */
+  labelIds?: number[];
+
   @IsOptional()
   @IsISO8601()
   archivedAt?: ServerSet<string | null>;

@@ -1,4 +1,4 @@
-import { belongsTo, defineResource, hasMany } from '@resourcery/core';
+import { belongsTo, defineResource, hasMany, manyToMany } from '@resourcery/core';
 import { Comment, Issue, Label, Project, User } from './models.js';
 import type { TrackerPrincipal } from './principal.js';
 
@@ -60,6 +60,7 @@ export const issues = defineResource({
     project: belongsTo(Project, { foreignKey: 'projectId' }),
     assignee: belongsTo(User, { foreignKey: 'assigneeId', onDelete: 'nullify' }),
     comments: hasMany(Comment, { foreignKey: 'issueId' }),
+    labels: manyToMany(Label, { ids: 'labelIds' }),
   },
 });
 

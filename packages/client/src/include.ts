@@ -43,8 +43,44 @@ export type TargetModel<X> = X extends { readonly target: infer Target }
   : never;
 
 /**
- * What a relation adds to a record: a belongs-to the related record or `null`, a has-many an
- * array of the related records.
+ * The fields of a resource's records holding the ids of a many-to-many relation (`labelIds`).
+ *
+ * @example
+ * ```ts
+ * type K = IdsFieldOf<typeof issues>; // 'labelIds'
+ * ```
+ */
+export type IdsFieldOf<R> = {
+  [N in keyof RelationsOf<R>]: RelationsOf<R>[N] extends { readonly kind: 'manyToMany'; readonly ids: infer K }
+    ? K & string
+    : never;
+}[keyof RelationsOf<R>];
+
+/**
+ * A record of resource `R` as it answers: its model's fields, and the ids of each many-to-many
+ * relation as an array (never `null`: `[]` when there is none).
+ *
+ * @example
+ * ```ts
+ * type I = ResourceRecord<typeof issues>; // { id: number; title: string; ...; labelIds: number[] }
+ * ```
+ */
+export type ResourceRecord<R extends ResourceLike> = [IdsFieldOf<R>] extends [never]
+  ? ClientRecord<ModelOf<R>>
+  : Simplify<
+      Omit<ClientRecord<ModelOf<R>>, IdsFieldOf<R>> & {
+        [N in keyof RelationsOf<R> as RelationsOf<R>[N] extends {
+          readonly kind: 'manyToMany';
+          readonly ids: infer K extends string;
+        }
+          ? K
+          : never]: RecordId<TargetModel<RelationsOf<R>[N]>>[];
+      }
+    >;
+
+/**
+ * What a relation adds to a record: a belongs-to the related record or `null`, a has-many or a
+ * many-to-many an array of the related records.
  *
  * @example
  * ```ts
@@ -53,7 +89,7 @@ export type TargetModel<X> = X extends { readonly target: infer Target }
  */
 export type IncludedValue<X> = X extends { readonly kind: 'belongsTo' }
   ? ClientRecord<TargetModel<X>> | null
-  : X extends { readonly kind: 'hasMany' }
+  : X extends { readonly kind: 'hasMany' | 'manyToMany' }
     ? ClientRecord<TargetModel<X>>[]
     : never;
 

@@ -3,12 +3,14 @@
 export type {
   EachMethod,
   IdOfResource,
+  IdsFieldOf,
   IncludedValue,
   IncludeOption,
   IndexMethod,
   RelationName,
   RelationsOf,
   ResourceIndexParams,
+  ResourceRecord,
   ShowMethod,
   WithIncluded,
 } from './include.js';

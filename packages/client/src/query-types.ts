@@ -89,7 +89,7 @@ export type ModelFilter<M> = { [K in FieldName<M>]?: FieldFilter<M, K> };
 
 /** The belongs-to relations of a resource: those `filter` goes through. */
 type BelongsToName<R> = {
-  [N in RelationName<R>]: RelationsOf<R>[N] extends { readonly kind: 'belongsTo' } ? N : never;
+  [N in RelationName<R>]: RelationsOf<R>[N] extends { readonly kind: 'belongsTo' | 'manyToMany' } ? N : never;
 }[RelationName<R>];
 
 /** `relation.field` for each belongs-to relation of R and each field of its target's model. */

@@ -1,11 +1,11 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
-import type { EachMethod, IdOfResource, IndexMethod, ShowMethod } from './include.js';
+import type { EachMethod, IdOfResource, IndexMethod, ResourceRecord, ShowMethod } from './include.js';
 import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
 import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
 import { type StatsMethod, statsQueryString } from './stats.js';
-import type { CallOptions, ClientRecord, ModelOf, ResourceLike } from './types.js';
+import type { CallOptions, ModelOf, ResourceLike } from './types.js';
 
 /**
  * Options of {@link resourceClient}. `name` must be the resource's declared name; `plural` is
@@ -98,7 +98,7 @@ const tagOf = (record: unknown) => (typeof record === 'object' && record !== nul
  * }
  * ```
  */
-export interface ResourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<R>>> {
+export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> {
   /** The collection's URL, e.g. `http://localhost:3000/api/books`. */
   readonly url: string;
   /** One page of records, with the pagination from the headers. */
@@ -153,7 +153,7 @@ export function pluralize(word: string): string {
  * await client.restore(dune.id, 'archivedAt');
  * ```
  */
-export function resourceClient<R extends ResourceLike, T = ClientRecord<ModelOf<R>>>(
+export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
   options: ClientOptions<R>,
 ): ResourceClient<R, T> {
   const name: string = options.name;

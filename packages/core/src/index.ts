@@ -51,6 +51,8 @@ export {
   belongsTo,
   type HasMany,
   hasMany,
+  type ManyToMany,
+  manyToMany,
   type Relation,
   type RelationTarget,
 } from './resource/relations.js';

@@ -6,6 +6,7 @@ export type {
   CollectionSchema,
   ForeignKey,
   Id,
+  IdSet,
   IndexKey,
   JsonObject,
   OnDelete,

@@ -20,7 +20,8 @@ import {
 import type { Reference, StoreCatalog } from './catalog.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
 import { FilterSql } from './filter-sql.js';
-import { perGroupSource } from './per-group.js';
+import { IdSets } from './id-sets.js';
+import { PER_GROUP, perGroupSource } from './per-group.js';
 import { RowCodec } from './row-mapping.js';
 import { Shapes } from './shapes.js';
 
@@ -49,6 +50,8 @@ export class CollectionPlan {
   readonly table: string;
   readonly codec: RowCodec;
   readonly filters: FilterSql;
+  /** The sets of ids the records hold through join tables (`labelIds`). */
+  readonly idSets: IdSets;
   /** The collection's statements, compiled once per shape. */
   readonly shapes = new Shapes();
   /** What every write adds: a uuid id, timestamps, defaults (the same in and out of transactions). */
@@ -68,6 +71,7 @@ export class CollectionPlan {
     this.server = serverValues(schema);
     this.filters = new FilterSql(schema, this.table, this.codec, dialect, (name) => this.#filtersOf(name));
     this.#uuidIds = schema.attributes[0]?.type === 'uuid';
+    this.idSets = new IdSets(schema, dialect, (name) => catalog.table(name));
   }
 
   /** Whether `id` can be an id of this collection (else nothing is looked up: a uuid column refuses other text). */
@@ -118,13 +122,23 @@ export class CollectionPlan {
     return select;
   }
 
-  /** The columns a list selects (every one, or `id` and the `select`ed ones) and how its rows become records. */
+  /**
+   * The columns a list selects (every one, or `id` and the `select`ed ones; the sets of ids last,
+   * by their field) and how its rows become records.
+   */
   listColumns(query: ListQuery): {
     columns: readonly string[];
     toRecord: (row: Record<string, unknown>) => StoredRecord;
   } {
-    if (!query.select) return { columns: this.codec.columns, toRecord: (row) => this.codec.toRecord(row) };
-    return this.codec.selected(query.select);
+    const sets = this.idSets.chosen(query.select);
+    const own = query.select
+      ? this.codec.selected(query.select)
+      : { columns: this.codec.columns, toRecord: (row: Record<string, unknown>) => this.codec.toRecord(row) };
+    if (sets.length === 0) return own;
+    return {
+      columns: [...own.columns, ...sets.map((set) => set.field)],
+      toRecord: (row) => this.idSets.read(row, own.toRecord(row), sets),
+    };
   }
 
   /**
@@ -134,9 +148,15 @@ export class CollectionPlan {
    * `after`) is taken from them. Only the columns of {@link listColumns} are read.
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns): Select {
+    const { fields } = this.idSets;
+    const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
     let select = query.perGroup
-      ? perGroupSource(this, db, query).select(columns)
-      : this.filtered(db.selectFrom(this.table).select(columns), query.where);
+      ? perGroupSource(this, db, query).select(own)
+      : this.filtered(db.selectFrom(this.table).select(own), query.where);
+    if (own.length < columns.length) {
+      const sets = this.idSets.chosen(columns.filter((column) => fields.has(column)));
+      select = select.select(this.idSets.selections(query.perGroup ? PER_GROUP : this.table, sets));
+    }
     const { after, order } = query;
     if (after) select = select.where((eb) => this.filters.after(eb, order, after));
     select = this.ordered(select, order).limit(query.limit);

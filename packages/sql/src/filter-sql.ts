@@ -98,7 +98,7 @@ export class FilterSql {
         'in',
         eb
           .selectFrom(target.table)
-          .select('id')
+          .select(target.column(related.key ?? 'id'))
           .where((inner) => target.matches(inner, related.where)),
       );
     }

@@ -12,6 +12,9 @@ const GROUP = 'resourcery_group';
  * a list with more keys is ranked instead. Pages of parents are at most 100 by default.
  */
 const MAX_UNION = 200;
+
+/** The alias of the derived table a per-group list selects from (its columns are the collection's). */
+export const PER_GROUP = 'grouped';
 /** The array types PostgreSQL's lateral plan sends the keys as, by attribute type. */
 const ARRAY_TYPES: Readonly<Record<string, string>> = { integer: 'bigint[]', uuid: 'uuid[]' };
 
@@ -52,7 +55,7 @@ function ranked(plan: CollectionPlan, db: Db, query: ListQuery): Select {
         })
         .as(RANK),
     );
-  return db.selectFrom(rows.as('ranked')).where(RANK, '<=', limit);
+  return db.selectFrom(rows.as(PER_GROUP)).where(RANK, '<=', limit);
 }
 
 /**
@@ -73,7 +76,7 @@ function lateral(plan: CollectionPlan, db: Db, query: ListQuery, keys: Scalar[],
     const nulls = firstOf(plan, db, query, [{ field, values: [null] }, ...rest]);
     source = source.unionAll(db.selectFrom(nulls.as('nulls')).selectAll());
   }
-  return db.selectFrom(source.as('grouped'));
+  return db.selectFrom(source.as(PER_GROUP));
 }
 
 /** Elsewhere: one `SELECT … WHERE field = key … ORDER BY … LIMIT` per key, in one `UNION ALL`. */
@@ -84,7 +87,7 @@ function union(plan: CollectionPlan, db: Db, query: ListQuery, keys: Scalar[], r
   );
   const [first, ...others] = branches as [Select, ...Select[]];
   const source = others.reduce((all, branch) => all.unionAll(branch), first);
-  return db.selectFrom(source.as('grouped'));
+  return db.selectFrom(source.as(PER_GROUP));
 }
 
 /**

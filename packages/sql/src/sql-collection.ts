@@ -15,6 +15,7 @@ import type { CollectionPlan, Db } from './collection-plan.js';
 import { execute } from './dialects/statements.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { writeWords } from './search-words-table.js';
+import { createWithSets, missingParent, type ReadOne, updateWithSets } from './set-writes.js';
 import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
 
@@ -89,6 +90,9 @@ export class SqlCollection implements Collection {
     const plan = this.#plan;
     const columns = plan.codec.toColumns(plan.server.create(values), true);
     const empty = Object.keys(columns).length === 0;
+    if (plan.idSets.sets.length > 0) {
+      return this.#withSets(columns, (tx, read) => createWithSets(plan, tx, columns, plan.idSets.given(values), read));
+    }
     return this.#run(
       async (db) => {
         if (plan.dialect.supportsReturning) {
@@ -121,6 +125,10 @@ export class SqlCollection implements Collection {
   async update(id: Id, changes: Readonly<Partial<StoredRecord>>, where: readonly Condition[]) {
     const plan = this.#plan;
     const columns = plan.codec.toColumns(plan.server.update(changes), false);
+    const sets = plan.idSets.given(changes);
+    if (sets.length > 0 && plan.validId(id)) {
+      return this.#withSets(columns, (tx, read) => updateWithSets(plan, tx, { id, columns, sets, where }, read));
+    }
     if (Object.keys(columns).length === 0 || !plan.validId(id)) return this.find(id, where);
     return this.#run(
       async (db) => {
@@ -132,7 +140,7 @@ export class SqlCollection implements Collection {
             .updateTable(plan.table)
             .set(named(columns, values))
             .where((eb) => plan.matches(eb, withValues(where, values, count + 1), values[count] as Id));
-        if (plan.dialect.supportsReturning) {
+        if (plan.dialect.supportsReturning && plan.idSets.sets.length === 0) {
           const statement = plan.shapes.compiled(shape.key, shape.values, (values) =>
             update(db, values).returning(plan.codec.columns),
           );
@@ -196,6 +204,12 @@ export class SqlCollection implements Collection {
     );
   }
 
+  /** A write of records that hold sets of ids: the row and its join rows in one transaction (set-writes.ts). */
+  #withSets<T>(columns: Record<string, unknown>, work: (tx: Db, read: ReadOne) => Promise<T>): Promise<T> {
+    const read: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
+    return this.#run((db) => this.#atomic(db, (tx) => work(tx, read)), { written: columns });
+  }
+
   /** Runs `work` on this collection's transaction, or in a new one. */
   #atomic<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
     return this.#transaction ? work(db) : db.transaction().execute(work);
@@ -207,7 +221,8 @@ export class SqlCollection implements Collection {
     } catch (error) {
       const translated = this.#translate(error, { destroying: doing.destroying });
       if (translated instanceof ConstraintViolation && translated.kind === 'foreign_key' && !translated.field) {
-        const field = doing.written && (await this.#missingParent(doing.written).catch(() => undefined));
+        const field =
+          doing.written && (await missingParent(this.#db, this.#plan, doing.written).catch(() => undefined));
         if (field) throw new ConstraintViolation('foreign_key', field, error);
       }
       throw translated;
@@ -218,25 +233,6 @@ export class SqlCollection implements Collection {
     return translateDriverError(error, this.schema, [this.#plan.dialect], { ...context, catalog: this.#plan.catalog });
   }
 
-  /**
-   * The foreign key among the written columns whose record does not exist. Only on the error
-   * path, for drivers that do not name the key (SQLite): one query per written key.
-   */
-  async #missingParent(written: Record<string, unknown>): Promise<string | undefined> {
-    const { catalog } = this.#plan;
-    for (const key of this.schema.references ?? []) {
-      const value = written[key.field];
-      if (value === null || value === undefined) continue;
-      const found = await this.#db
-        .selectFrom(catalog.table(key.collection))
-        .select('id')
-        .where('id', '=', value)
-        .executeTakeFirst();
-      if (!found) return key.field;
-    }
-    return undefined;
-  }
-
   async #selectOne(db: Db, id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const plan = this.#plan;
     const shape = conditionShape(where);
@@ -245,9 +241,10 @@ export class SqlCollection implements Collection {
       db
         .selectFrom(plan.table)
         .select(plan.codec.columns)
+        .select(plan.idSets.selections(plan.table))
         .where((eb) => plan.matches(eb, withValues(where, values, 1), values[0] as Id)),
     );
     const row = (await execute<Record<string, unknown>>(db, statement)).rows[0];
-    return row && plan.codec.toRecord(row);
+    return row && plan.idSets.read(row, plan.codec.toRecord(row));
   }
 }

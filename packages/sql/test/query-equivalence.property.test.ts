@@ -4,7 +4,9 @@
 // keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits,
 // `q=` searches over Unicode text: several scripts, accents composed and apart, case pairs that
 // fold specially, punctuation and `_`, nulls), and every statistics query (groups of up to three
-// attributes, exact sums past 2^53, min and max).
+// attributes, exact sums past 2^53, min and max). Items also hold a set of owner ids through a
+// join collection (`linkIds`, many-to-many), read with every record, and relation filters go
+// through it too (`related.key`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,10 +142,28 @@ const ownersSchema: CollectionSchema = schema('owners', OWNER_FIELDS);
 const itemsSchema: CollectionSchema = {
   ...schema('items', ITEM_FIELDS, [{ field: 'ownerId', collection: 'owners', onDelete: 'nullify' }]),
   search: ['t', 'w'],
+  sets: [{ field: 'linkIds', through: 'item_links', key: 'itemId', value: 'linkedId' }],
+};
+const linksSchema: CollectionSchema = {
+  name: 'item_links',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'itemId', type: 'integer', nullable: false },
+    { name: 'linkedId', type: 'integer', nullable: false },
+  ],
+  indexed: [],
+  unique: [['itemId', 'linkedId']],
+  references: [
+    { field: 'itemId', collection: 'items', onDelete: 'cascade' },
+    { field: 'linkedId', collection: 'owners', onDelete: 'cascade' },
+  ],
 };
 
 const stored = (f: Field) => (f.attribute.nullable ? fc.option(f.value, { nil: null, freq: 3 }) : f.value);
-const item = fc.record(Object.fromEntries(ITEM_FIELDS.map((f) => [f.attribute.name, stored(f)])));
+const item = fc.record({
+  ...Object.fromEntries(ITEM_FIELDS.map((f) => [f.attribute.name, stored(f)])),
+  linkIds: fc.shuffledSubarray([1, 2, 3, 4, 5]),
+}) as unknown as fc.Arbitrary<Record<string, Scalar>>;
 
 function conditionOf(fields: readonly Field[]): fc.Arbitrary<Condition> {
   return fc.constantFrom(...fields).chain((f) => {
@@ -164,6 +184,16 @@ function conditionOf(fields: readonly Field[]): fc.Arbitrary<Condition> {
 const related: fc.Arbitrary<Condition> = fc
   .array(conditionOf(OWNER_FIELDS), { maxLength: 2 })
   .map((where) => ({ field: 'ownerId', values: [], related: { collection: 'owners', where } }));
+// Through the join: the items linked to an owner matching the conditions.
+const linked: fc.Arbitrary<Condition> = fc.array(conditionOf(OWNER_FIELDS), { maxLength: 2 }).map((where) => ({
+  field: 'id',
+  values: [],
+  related: {
+    collection: 'item_links',
+    key: 'itemId',
+    where: [{ field: 'linkedId', values: [], related: { collection: 'owners', where } }],
+  },
+}));
 /** A `q=` search: the words of random text (at least one), in some of the searchable fields (none: a caller who may read neither). */
 const searched: fc.Arbitrary<Condition> = fc
   .tuple(
@@ -176,7 +206,7 @@ const searched: fc.Arbitrary<Condition> = fc
     search: { fields, words: [...new Set(searchWords(q))] },
   }));
 const where = fc.array(
-  fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related, { arbitrary: searched, weight: 2 }),
+  fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related, linked, { arbitrary: searched, weight: 2 }),
   { maxLength: 3 },
 );
 
@@ -191,7 +221,7 @@ const order = fc
     direction,
   )
   .map(([keys, last]): Order[] => [...keys, { field: 'id', direction: last }]);
-const select = fc.option(fc.subarray(ITEM_FIELDS.map((f) => f.attribute.name)), { nil: undefined });
+const select = fc.option(fc.subarray([...ITEM_FIELDS.map((f) => f.attribute.name), 'linkIds']), { nil: undefined });
 const perGroup = fc.option(
   fc.record({ field: fc.constantFrom('ownerId', 'b', 'n', 's'), limit: fc.integer({ min: 1, max: 3 }) }),
   { nil: undefined, freq: 4 },
@@ -292,7 +322,9 @@ for (const target of targets) {
     const memory = memoryStore();
     pair = { memory: memory.collection(itemsSchema), sql: opened.store.collection(itemsSchema) };
     const owners = [memory.collection(ownersSchema), opened.store.collection(ownersSchema)];
-    await opened.store.init([ownersSchema, itemsSchema]);
+    memory.collection(linksSchema);
+    opened.store.collection(linksSchema);
+    await opened.store.init([ownersSchema, itemsSchema, linksSchema]);
     for (const owner of OWNERS) for (const collection of owners) await collection.create(owner);
   });
   afterAll(async () => {

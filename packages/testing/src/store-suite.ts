@@ -6,6 +6,7 @@ import { createCases, idCases } from './store-cases/create-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
 import type { StoreCase, StoreCaseGroup } from './store-cases/fixtures.js';
 import { suiteSchema } from './store-cases/fixtures.js';
+import { idSetCases } from './store-cases/id-set-cases.js';
 import { keysetCases, keysetTypeCases } from './store-cases/keyset-cases.js';
 import { lifecycleCases } from './store-cases/lifecycle-cases.js';
 import { operatorCases } from './store-cases/operator-cases.js';
@@ -71,6 +72,7 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   aggregateCases,
   searchCases,
   uuidSearchCases,
+  idSetCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */

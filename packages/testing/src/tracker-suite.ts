@@ -3,6 +3,7 @@ import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
 import { archiveCases } from './tracker-cases/archive-cases.js';
 import { authCases } from './tracker-cases/auth-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
+import { labelsCases } from './tracker-cases/labels-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
 import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
@@ -31,6 +32,7 @@ const groups = (secret: string): CaseGroup[] => [
   revealCases(secret),
   ...statsCases(secret),
   searchCases(secret),
+  labelsCases(secret),
 ];
 
 /**

@@ -91,6 +91,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       readiness: entry,
     });
   }
+  // Join collections after every resource, as they refer to both sides.
+  for (const self of resources.all) readiness.get(self.store)?.schemas.push(...self.joins);
 
   async function answer(request: NeutralRequest, seen?: Seen): Promise<NeutralResponse> {
     const described = describe(request);

@@ -41,7 +41,9 @@ export function includeParameter(compiled: CompiledResource, relations: readonly
   const each = relations.map((relation) =>
     relation.kind === 'belongsTo'
       ? `\`${relation.name}\` (the ${relation.target.name} or \`null\`)`
-      : `\`${relation.name}\` (${relation.target.plural} ordered by id, at most ${relation.limit})`,
+      : relation.kind === 'manyToMany'
+        ? `\`${relation.name}\` (the ${relation.target.plural} whose ids \`${relation.foreignKey}\` holds, ordered by id)`
+        : `\`${relation.name}\` (${relation.target.plural} ordered by id, at most ${relation.limit})`,
   );
   const example = names.slice(0, 2).join(',');
   return {

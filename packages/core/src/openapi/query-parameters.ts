@@ -110,7 +110,9 @@ export function filterParameters(compiled: CompiledResource, relations: readonly
       const filtered: Filtered = {
         key: through ? `${through.name}.${field}` : field,
         note: through
-          ? ` \`${through.name}\` is the ${through.target.name} whose id \`${through.foreignKey}\` holds.`
+          ? through.kind === 'manyToMany'
+            ? ` Keeps the ${plural} with at least one of \`${through.name}\` (the ${through.target.plural} whose ids \`${through.foreignKey}\` holds) matching.`
+            : ` \`${through.name}\` is the ${through.target.name} whose id \`${through.foreignKey}\` holds.`
           : owner.shown.includes(field)
             ? ''
             : ` \`${field}\` is not shown in responses.`,
@@ -122,7 +124,7 @@ export function filterParameters(compiled: CompiledResource, relations: readonly
   };
   add(compiled);
   for (const relation of relations) {
-    if (relation.kind === 'belongsTo') add(compiledResource(relation.target), relation);
+    if (relation.kind !== 'hasMany') add(compiledResource(relation.target), relation);
   }
   return parameters;
 }

@@ -48,8 +48,9 @@ export function relationsOf(resources: readonly Resource[]): Map<Resource, Docum
           matches.length === 0 ? 'a resource the document does not describe' : 'a model several resources serve';
         throw new TypeError(`openApiDocument: relation ${resource.name}.${name} names ${why}`);
       }
-      const limit = relation.kind === 'hasMany' ? relation.limit : 1;
-      list.push({ name, kind: relation.kind, target: matches[0] as Resource, foreignKey: relation.foreignKey, limit });
+      const limit = relation.kind === 'belongsTo' ? 1 : relation.limit;
+      const foreignKey = relation.kind === 'manyToMany' ? relation.ids : relation.foreignKey;
+      list.push({ name, kind: relation.kind, target: matches[0] as Resource, foreignKey, limit });
     }
     byResource.set(resource, list);
   }
@@ -73,7 +74,9 @@ export function foreignKeys(relations: ReadonlyMap<Resource, readonly Documented
   };
   for (const [resource, list] of relations) {
     for (const relation of list) {
-      const { onDelete } = compiledResource(resource).relations[relation.name] as Relation;
+      const declared = compiledResource(resource).relations[relation.name] as Relation;
+      if (declared.kind === 'manyToMany') continue; // its links cascade on both sides
+      const { onDelete } = declared;
       if (relation.kind === 'belongsTo') {
         add({ holder: resource, field: relation.foreignKey, target: relation.target, onDelete });
       } else add({ holder: relation.target, field: relation.foreignKey, target: resource, onDelete });
@@ -159,12 +162,19 @@ export function withRelations(
             description: `The ${target} whose id this ${singular}'s \`${relation.foreignKey}\` holds, or \`null\` when there is none. ${asked}`,
             oneOf: [ref(recordOf(relation.target)), { type: 'null' }],
           }
-        : {
-            description: `The ${plural} whose \`${relation.foreignKey}\` is this ${singular}'s id, ordered by id, at most ${relation.limit}. ${asked}`,
-            type: 'array',
-            items: ref(recordOf(relation.target)),
-            maxItems: relation.limit,
-          };
+        : relation.kind === 'manyToMany'
+          ? {
+              description: `The ${plural} whose ids this ${singular}'s \`${relation.foreignKey}\` holds (those the caller may read), ordered by id. ${asked}`,
+              type: 'array',
+              items: ref(recordOf(relation.target)),
+              maxItems: relation.limit,
+            }
+          : {
+              description: `The ${plural} whose \`${relation.foreignKey}\` is this ${singular}'s id, ordered by id, at most ${relation.limit}. ${asked}`,
+              type: 'array',
+              items: ref(recordOf(relation.target)),
+              maxItems: relation.limit,
+            };
   }
   return { allOf: [ref(record), { type: 'object', properties }] };
 }

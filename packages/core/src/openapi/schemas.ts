@@ -139,6 +139,15 @@ export interface ResourceSchemas {
   readonly updateInput: JsonSchema;
 }
 
+/** The ids of a many-to-many relation (`labelIds`): an array of ids, ascending in answers. */
+function idsSchema(name: string, ids: { relation: string; limit: number }): JsonSchema {
+  return {
+    type: 'array',
+    items: { type: 'integer', minimum: 1 },
+    description: `The ids of the ${ids.relation} (\`include=${ids.relation}\` adds the records), ascending in answers; a write sends the whole set (\`[]\` clears it, a repeated id counts once, at most ${ids.limit}), each an id of a record the caller may read (else 422 on \`${name}\`).`,
+  };
+}
+
 /**
  * Builds a resource's component schemas from its compiled allow-lists and its model's
  * class-validator decorators: the record as responses show it (the `show` fields, `id` first,
@@ -168,6 +177,11 @@ export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
 
   const shownProperties: Record<string, JsonSchema> = {};
   for (const name of compiled.shown) {
+    const ids = compiled.idSets.get(name);
+    if (ids) {
+      shownProperties[name] = { ...idsSchema(name, ids), uniqueItems: true };
+      continue;
+    }
     const checked = { constraints: validated.has(name), nullable: true, direction: 'output' } as const;
     shownProperties[name] =
       name === 'id'
@@ -185,6 +199,7 @@ export function resourceSchemas(compiled: CompiledResource): ResourceSchemas {
   const input = (writable: ReadonlySet<string>, partial: boolean): JsonSchema => {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
+    for (const [name, ids] of compiled.idSets) properties[name] = idsSchema(name, ids);
     for (const [name, schema] of compiled.attributes) {
       if (!writable.has(name)) continue;
       const options = { constraints: true, nullable: true, direction: 'input' } as const;

@@ -24,6 +24,11 @@ export interface RelatedFilter {
   readonly rules: FilterRules;
   /** The conditions of the target's records the caller may read: a filter never matches through others. */
   readonly where?: readonly Condition[];
+  /**
+   * A many-to-many relation: the join collection whose `key` holds the record's id and `value`
+   * the target's (then `foreignKey` is the field of the ids, not filtered on itself).
+   */
+  readonly through?: { readonly collection: string; readonly key: string; readonly value: string };
 }
 
 /** Finds the belongs-to relation of a name, and lists them for a 400. */
@@ -74,7 +79,7 @@ export function resolveFilter(filter: RawFilter, rules: FilterRules, related?: R
   if (!relation) {
     const list = related?.names.join(', ') || 'none';
     throw invalid(
-      `${parameter}: "${echo(name, 50)}" is not a belongs-to relation of this resource (relations: ${list})`,
+      `${parameter}: "${echo(name, 50)}" is not a belongs-to relation (nor a many-to-many one) of this resource (relations: ${list})`,
     );
   }
   const inner = attribute.slice(dot + 1);
@@ -83,7 +88,12 @@ export function resolveFilter(filter: RawFilter, rules: FilterRules, related?: R
   }
   const condition = resolveOwn(filter, inner, relation.rules, parameter, `${name}.`);
   const where = relation.where ? [condition, ...relation.where] : [condition];
-  return { field: relation.foreignKey, values: [], related: { collection: relation.collection, where } };
+  const target = { collection: relation.collection, where };
+  const { through } = relation;
+  if (!through) return { field: relation.foreignKey, values: [], related: target };
+  // Records linked to a matching one: `id IN (SELECT key FROM join WHERE value IN (SELECT id FROM target WHERE …))`.
+  const linked: Condition = { field: through.value, values: [], related: target };
+  return { field: 'id', values: [], related: { collection: through.collection, key: through.key, where: [linked] } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { echo } from '../errors/echo.js';
-import { HttpError, NotFoundError } from '../errors/http-error.js';
+import { HttpError, NotFoundError, ValidationError } from '../errors/http-error.js';
 import { checkIfMatch, etagOf, notModified, preconditionFailed, unchangedSince } from '../http/conditional.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import { readJsonBody } from '../http/read-body.js';
@@ -8,6 +8,7 @@ import { ConstraintViolation } from '../store/store-errors.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import { checkFieldRules, checkRecordRule, checkReferences, withPresets } from './guard.js';
+import { takeIdSets, throwErrors } from './id-sets.js';
 import { validateInput } from './input/validate-input.js';
 import { DERIVED, indexAnswer, memberView, single } from './render.js';
 import { checkRestoreRule, restoreBody } from './restore.js';
@@ -72,7 +73,15 @@ async function takeInput(ctx: Context, body: unknown): Promise<void> {
   const { compiled } = ctx;
   const inputs = ctx.mounted?.self.inputs ?? compiled;
   const create = ctx.action === 'create';
-  const values = await validateInput(body, create ? inputs.create : inputs.update);
+  // The ids of many-to-many relations are read apart, and their errors join the body's.
+  const taken = takeIdSets(ctx, body);
+  const values = await validateInput(taken.body, create ? inputs.create : inputs.update).catch((error: unknown) => {
+    const more = Object.keys(taken.errors).length > 0;
+    if (more && error instanceof ValidationError) throw new ValidationError({ ...error.errors, ...taken.errors });
+    throw error;
+  });
+  throwErrors(taken.errors);
+  Object.assign(values, taken.sets);
   ctx.input = create ? withPresets(ctx, values) : values;
   if (compiled.steps.prepared) ctx.input = await compiled.steps.prepare(ctx);
   await checkReferences(ctx, ctx.input);
@@ -89,7 +98,11 @@ function guardIfMatch(ctx: Context, read: Rec, request: NeutralRequest): Conditi
   const header = request.headers['if-match'];
   if (header !== undefined) {
     checkIfMatch(header, etagOf(ctx.keys.etag, read));
-    ctx.where = [...where, ...unchangedSince(read)];
+    // The ids of many-to-many relations are no column to compare (`updatedAt` moves with them).
+    const { idSets } = ctx.compiled;
+    const compared =
+      idSets.size === 0 ? unchangedSince(read) : unchangedSince(read).filter((c) => !idSets.has(c.field));
+    ctx.where = [...where, ...compared];
   }
   return where;
 }

@@ -9,6 +9,7 @@ import { checkedPerPage, searchFields } from './declared-options.js';
 import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore, Relations, Resource, ResourceOptions } from './options.js';
+import { idSetsOf } from './relations.js';
 import { type ResourceServerValues, serverValuesOf, withModelAttributes } from './server-values.js';
 import { compileStats, type StatsRules } from './stats.js';
 import { composeSteps, type RunSteps } from './steps.js';
@@ -43,6 +44,8 @@ export interface CompiledResource {
   readonly archive: string | undefined;
   /** What statistics may name (`stats`), when the resource serves them. */
   readonly stats: StatsRules | undefined;
+  /** The fields holding the ids of a many-to-many relation (`labelIds`), with the most ids each holds. */
+  readonly idSets: ReadonlyMap<string, { readonly relation: string; readonly limit: number }>;
 }
 
 type AnyOptions = ResourceOptions<Record<string, unknown>, Record<string, unknown>>;
@@ -116,12 +119,9 @@ export function compile(resource: Resource): CompiledResource {
     unknownFields: limits.unknownFields,
   });
   const relations = options.relations ?? {};
-  for (const name of Object.keys(relations)) {
-    if (attributes.has(name)) {
-      throw new TypeError(`defineResource(${resource.name}): relation "${name}" has the name of a field`);
-    }
-  }
-
+  // The ids of many-to-many relations are shown (`fields=` may name them), never filtered or sorted on.
+  const idSets = idSetsOf(resource.name, relations, attributes);
+  const shownAll = [...shown, ...idSets.keys()];
   return {
     resource,
     schema: {
@@ -141,14 +141,14 @@ export function compile(resource: Resource): CompiledResource {
       perPage,
       count: options.count ?? true,
       relations: new Set(Object.keys(relations)),
-      fields: new Set(shown),
+      fields: new Set(shownAll),
       operators: operatorsOf(resource.name, filterable, attributes, fields.operators),
       pagination: options.pagination ?? 'page',
       ...(search.length > 0 ? { search } : {}),
     },
     create: inputRules(pick('create', fields.create, writable), false),
     update: inputRules(pick('update', fields.update, writable), true),
-    shown,
+    shown: shownAll,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     limits,
     enabled: new Set(ACTION_NAMES.filter((a) => options.actions?.[a] !== false && (a !== 'stats' || options.stats))),
@@ -158,6 +158,7 @@ export function compile(resource: Resource): CompiledResource {
     serverValues,
     archive,
     stats: compileStats(resource.name, options.stats, attributes, shown),
+    idSets,
   };
 }
 

@@ -5,6 +5,7 @@ import { matcher } from '../store/memory-filter.js';
 import type { Condition, StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
+import { checkIdSets } from './id-sets.js';
 import { canonicalValue } from './input/typed-value.js';
 import { readableOf } from './related.js';
 
@@ -130,7 +131,8 @@ export function withPresets(ctx: Context, values: Record<string, unknown>): Reco
 /**
  * The foreign keys of the values a write sets, each checked against what this caller may read
  * of its target (the target's access, archive and scope): a record they may not read is the 422
- * `does not exist` of a record that exists nowhere, byte for byte.
+ * `does not exist` of a record that exists nowhere, byte for byte; so are the ids of each
+ * many-to-many relation (`labelIds`, see `checkIdSets`).
  */
 export async function checkReferences(ctx: Context, values: Readonly<Record<string, unknown>>): Promise<void> {
   const relations = ctx.mounted?.self.relations;
@@ -150,5 +152,6 @@ export async function checkReferences(ctx: Context, values: Readonly<Record<stri
     const found = where && (await ctx.collectionOf(target.compiled.resource).find(value as string | number, where));
     if (!found) errors[relation.foreignKey] = ['does not exist'];
   }
+  await checkIdSets(ctx, values, errors);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }

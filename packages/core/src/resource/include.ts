@@ -15,6 +15,11 @@ function distinct(values: Iterable<unknown>): Scalar[] {
   return [...seen];
 }
 
+/** The ids a record holds of a many-to-many relation. */
+function idsHeld(record: Rec, relation: LinkedRelation): StoredValue[] {
+  return (record[relation.foreignKey] as StoredValue[] | null | undefined) ?? [];
+}
+
 /**
  * One query of the target for the records of one relation of a page: at most `most` of them
  * (one more tells that the page would include too many).
@@ -25,8 +30,11 @@ async function load(
   records: readonly Rec[],
   most: number,
 ): Promise<StoredRecord[]> {
-  const belongs = relation.kind === 'belongsTo';
-  const keys = distinct(records.map((record) => (belongs ? record[relation.foreignKey] : record.id)));
+  const belongs = relation.kind !== 'hasMany';
+  const keys =
+    relation.kind === 'manyToMany'
+      ? distinct(records.flatMap((record) => (record[relation.foreignKey] as unknown[] | null) ?? []))
+      : distinct(records.map((record) => (belongs ? record[relation.foreignKey] : record.id)));
   if (keys.length === 0) return [];
   const query: ListQuery = {
     // What the caller's own index of the target would list: its access, archive and scope.
@@ -35,7 +43,7 @@ async function load(
       ...(await readableOf(ctx, relation.target, 'include')),
     ],
     order: [{ field: 'id', direction: 'asc' }],
-    limit: Math.min(keys.length * relation.limit, most + 1),
+    limit: Math.min(belongs ? keys.length : keys.length * relation.limit, most + 1),
     offset: 0,
     count: false,
     ...(belongs ? {} : { perGroup: { field: relation.foreignKey, limit: relation.limit } }),
@@ -46,7 +54,7 @@ async function load(
 
 /**
  * Adds the relations named by `include` to rendered records: a belongs-to as the related record
- * (or `null`), a has-many as an array ordered by id. Each relation costs one store query for
+ * (or `null`), a has-many and a many-to-many as an array ordered by id. Each relation costs one store query for
  * the whole page, never one per record; the related records are rendered by their own resource.
  */
 export async function addIncluded(
@@ -58,7 +66,7 @@ export async function addIncluded(
   const relations = ctx.mounted?.self.relations;
   if (!relations || names.length === 0 || records.length === 0) {
     for (const name of names)
-      for (const out of rendered) out[name] = relations?.get(name)?.kind === 'hasMany' ? [] : null;
+      for (const out of rendered) out[name] = relations?.get(name)?.kind === 'belongsTo' ? null : [];
     return;
   }
   const most = ctx.compiled.limits.included;
@@ -72,7 +80,10 @@ export async function addIncluded(
   let count = 0;
   for (const { relation, found } of loaded) {
     if (relation.kind === 'hasMany') count += found.length;
-    else {
+    else if (relation.kind === 'manyToMany') {
+      const ids = new Set<StoredValue>(found.map((record) => record.id));
+      for (const record of records) count += idsHeld(record, relation).filter((id) => ids.has(id)).length;
+    } else {
       const ids = new Set<StoredValue>(found.map((record) => record.id));
       for (const record of records) if (ids.has(record[relation.foreignKey] as StoredValue)) count++;
     }
@@ -87,6 +98,15 @@ export async function addIncluded(
     // Rendered by the target's own render step, for what the caller may read of it.
     const related = ctx.relatedTo(relation.target);
     const render = (record: StoredRecord) => renderRecord(related, record as Rec);
+    if (relation.kind === 'manyToMany') {
+      // Each record's linked records, in its ids' (ascending) order, those the caller may read.
+      const byId = new Map<StoredValue, Record<string, unknown>>(found.map((record) => [record.id, render(record)]));
+      records.forEach((record, i) => {
+        const linked = idsHeld(record, relation).flatMap((id) => byId.get(id) ?? []);
+        (rendered[i] as Record<string, unknown>)[name] = linked;
+      });
+      continue;
+    }
     if (relation.kind === 'belongsTo') {
       const byId = new Map<StoredValue, Record<string, unknown>>(found.map((record) => [record.id, render(record)]));
       records.forEach((record, i) => {

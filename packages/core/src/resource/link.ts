@@ -24,6 +24,8 @@ export interface MountedResource {
   readonly access: ResourceAccess;
   /** What the bodies of create and update may hold (the compiled rules, with the access's server-set fields read-only). */
   readonly inputs: { readonly create: InputRules; readonly update: InputRules };
+  /** The join collections of its many-to-many relations (the store gets them as any other). */
+  readonly joins: readonly CollectionSchema[];
 }
 
 /** A relation whose target resource is known. */
@@ -31,10 +33,12 @@ export interface LinkedRelation {
   readonly name: string;
   readonly kind: Relation['kind'];
   readonly target: MountedResource;
-  /** belongs-to: this resource's attribute; has-many: the target's. */
+  /** belongs-to: this resource's attribute; has-many: the target's; many-to-many: the field holding the ids. */
   readonly foreignKey: string;
-  /** has-many: the most records `include` adds per record. */
+  /** has-many: the most records `include` adds per record; many-to-many: the most ids a record holds. */
   readonly limit: number;
+  /** many-to-many: the join collection and its two attributes (this record's id, the target's). */
+  readonly through?: { readonly collection: string; readonly key: string; readonly value: string };
 }
 
 /** The resources of one API, found by their declaration. */
@@ -72,18 +76,22 @@ export function mountResources(
       relations: new Map<string, LinkedRelation>(),
       access: undefined as never,
       inputs: { create: compiled.create, update: compiled.update },
+      joins: [...(linked.joins.get(compiled)?.values() ?? [])],
     });
   }
   for (const { from, name, relation, target, where } of linked.relations) {
     const draft = drafts.get(from.resource) as Draft;
     const other = drafts.get(target.resource) as Draft;
     if (draft.store !== other.store) throw new TypeError(`createApi: ${where}: both resources must use the same store`);
+    const join = relation.kind === 'manyToMany' ? linked.joins.get(from)?.get(name) : undefined;
+    const set = join && draft.schema.sets?.find((entry) => entry.through === join.name);
     (draft.relations as Map<string, LinkedRelation>).set(name, {
       name,
       kind: relation.kind,
       target: other,
-      foreignKey: relation.foreignKey,
-      limit: relation.kind === 'hasMany' ? relation.limit : 1,
+      foreignKey: relation.kind === 'manyToMany' ? relation.ids : relation.foreignKey,
+      limit: relation.kind === 'belongsTo' ? 1 : relation.limit,
+      ...(set ? { through: { collection: set.through, key: set.key, value: set.value } } : {}),
     });
   }
   const targets = new Map<Draft, WhereTarget>();
@@ -114,6 +122,7 @@ export function mountResources(
       throw new TypeError(`${compiled.resource.name} declares stats, but its store has no Collection.aggregate`);
     }
   }
+  for (const draft of drafts.values()) for (const join of draft.joins) draft.store.collection(join);
   const all = [...drafts.values()];
   return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
 }

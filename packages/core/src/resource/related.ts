@@ -70,7 +70,7 @@ export async function readableOf(ctx: Context, target: MountedResource, paramete
 
 /**
  * Finds, before an index query is resolved, what the caller may read through each belongs-to
- * relation its filters name (`filter[author.name]`): `relatedLookup` then adds it to the filter.
+ * (or many-to-many) relation its filters name (`filter[author.name]`): `relatedLookup` then adds it to the filter.
  */
 export async function prepareRelatedReads(ctx: Context): Promise<void> {
   const { rawQuery } = ctx.request;
@@ -84,13 +84,15 @@ export async function prepareRelatedReads(ctx: Context): Promise<void> {
   const reads = new Map<string, readonly Condition[]>();
   for (const name of names) {
     const relation = relations.get(name);
-    if (relation?.kind === 'belongsTo') reads.set(name, await readableOf(ctx, relation.target, `filter[${name}.…]`));
+    if (relation && relation.kind !== 'hasMany') {
+      reads.set(name, await readableOf(ctx, relation.target, `filter[${name}.…]`));
+    }
   }
   ctx.relatedReads = reads;
 }
 
 /**
- * The belongs-to relations `filter[relation.attr]` may go through, for this caller: the fields
+ * The belongs-to and many-to-many relations `filter[relation.attr]` may go through, for this caller: the fields
  * of the target they may read, and the conditions of the target's records they may read, so that
  * a filter never matches through a record their own index of the target would not list.
  */
@@ -99,14 +101,14 @@ export function relatedLookup(ctx: Context): RelatedLookup | undefined {
   if (!relations) return undefined;
   const lookup = (name: string) => {
     const relation = relations.get(name);
-    if (relation?.kind !== 'belongsTo') return undefined;
-    const { target } = relation;
+    if (!relation || relation.kind === 'hasMany') return undefined;
+    const { target, through } = relation;
     const where = ctx.relatedReads?.get(name) ?? declaredReads(ctx, target);
     if (where === false) throw unreadable(target, `filter[${name}.…]`);
     const rules = target.access.view(ctx.principal).query;
-    return { foreignKey: relation.foreignKey, collection: target.schema.name, rules, where };
+    return { foreignKey: relation.foreignKey, collection: target.schema.name, rules, where, through };
   };
   return Object.defineProperty(lookup, 'names', {
-    get: () => [...relations.values()].filter((relation) => relation.kind === 'belongsTo').map(({ name }) => name),
+    get: () => [...relations.values()].filter((relation) => relation.kind !== 'hasMany').map(({ name }) => name),
   }) as RelatedLookup;
 }

@@ -30,8 +30,23 @@ export interface HasMany<T = unknown> {
   readonly onDelete?: OnDelete;
 }
 
+/**
+ * A many-to-many relation: each record holds, in `ids`, the ascending ids of the records of the
+ * target it is linked to, kept by the library in a join collection (`through`).
+ */
+export interface ManyToMany<T = unknown, K extends string = string> {
+  readonly kind: 'manyToMany';
+  readonly target: RelationTarget<T>;
+  /** The field of the records holding the ids (`labelIds`): not an attribute of the model's table. */
+  readonly ids: K;
+  /** The join collection's name; default `<resource name>_<relation name>` (`issue_labels`). */
+  readonly through?: string;
+  /** Most ids one record may hold (a write sending more is a 422). Default 50. */
+  readonly limit: number;
+}
+
 /** A relation of a resource. */
-export type Relation<T = unknown> = BelongsTo<T> | HasMany<T>;
+export type Relation<T = unknown> = BelongsTo<T> | HasMany<T> | ManyToMany<T>;
 
 const RULES = new Set<OnDelete>(['restrict', 'cascade', 'nullify']);
 
@@ -78,7 +93,67 @@ export function hasMany<T>(
   return { kind: 'hasMany', target, foreignKey: options.foreignKey, limit, onDelete: checkedRule(options.onDelete) };
 }
 
+/**
+ * Declares that each record is linked to any number of records of `target`, held as their
+ * ascending ids in the field `ids` (`labelIds`). Writes send the whole set (`[]` clears it; a
+ * repeated id counts once; at most `limit`), each id checked like a belongs-to's foreign key;
+ * `include=labels` adds the records; `filter[labels.name]=bug` keeps the records linked to one
+ * that matches. The library keeps the links in a join collection, `<resource>_<relation>`
+ * (`issue_labels`, with the store's table prefix) unless `through` names it, whose two foreign
+ * keys cascade: destroying either side removes its links.
+ *
+ * @example
+ * ```ts
+ * defineResource({ name: 'issue', model: Issue, relations: { labels: manyToMany(Label, { ids: 'labelIds' }) } });
+ * ```
+ */
+export function manyToMany<T, const K extends string>(
+  target: RelationTarget<T>,
+  options: { ids: K; through?: string; limit?: number },
+): ManyToMany<T, K> {
+  const limit = options.limit ?? 50;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`manyToMany: limit must be a positive integer`);
+  if (typeof options.ids !== 'string' || options.ids === '') throw new TypeError('manyToMany: ids names a field');
+  return {
+    kind: 'manyToMany',
+    target,
+    ids: options.ids,
+    limit,
+    ...(options.through === undefined ? {} : { through: options.through }),
+  };
+}
+
 /** Whether a relation target is a model class (a class has a prototype; an arrow function has none). */
 export function isModelTarget<T>(target: RelationTarget<T>): target is ModelClass<T> {
   return typeof target === 'function' && target.prototype !== undefined;
+}
+
+/**
+ * The fields holding the ids of each many-to-many relation (`labelIds`), with the relation's
+ * name and the most ids a record holds; throws when a relation or one of these fields has the
+ * name of a decorated field, or a field is taken twice.
+ *
+ * @example
+ * ```ts
+ * idSetsOf('issue', { labels: manyToMany(Label, { ids: 'labelIds' }) }, attributes); // Map { 'labelIds' => { relation: 'labels', limit: 50 } }
+ * ```
+ */
+export function idSetsOf(
+  resource: string,
+  relations: Readonly<Record<string, Relation>>,
+  attributes: ReadonlyMap<string, unknown>,
+): Map<string, { relation: string; limit: number }> {
+  const idSets = new Map<string, { relation: string; limit: number }>();
+  for (const [name, relation] of Object.entries(relations)) {
+    if (attributes.has(name))
+      throw new TypeError(`defineResource(${resource}): relation "${name}" has the name of a field`);
+    if (relation.kind !== 'manyToMany') continue;
+    if (attributes.has(relation.ids) || idSets.has(relation.ids) || relation.ids === name) {
+      throw new TypeError(
+        `defineResource(${resource}): relation ${name} holds its ids in "${relation.ids}", which must be a name of its own (not a decorated field)`,
+      );
+    }
+    idSets.set(relation.ids, { relation: name, limit: relation.limit });
+  }
+  return idSets;
 }

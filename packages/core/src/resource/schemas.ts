@@ -1,9 +1,9 @@
 import type { Tenancy } from '../access/declare.js';
-import type { CollectionSchema, ForeignKey, OnDelete } from '../schema/types.js';
+import type { CollectionSchema, ForeignKey, IdSet, OnDelete } from '../schema/types.js';
 import type { CompiledResource } from './compile.js';
 import { compiledResource } from './define-resource.js';
 import type { Resource } from './options.js';
-import { isModelTarget, type Relation } from './relations.js';
+import { isModelTarget, type ManyToMany, type Relation } from './relations.js';
 
 /** A declared relation whose target was found among the resources of one API. */
 export interface FoundRelation {
@@ -20,6 +20,50 @@ export interface LinkedSchemas {
   readonly relations: readonly FoundRelation[];
   /** Each resource's schema with the foreign keys its relations make. */
   readonly schemas: ReadonlyMap<CompiledResource, CollectionSchema>;
+  /** The join collections of each resource's many-to-many relations, by relation name. */
+  readonly joins: ReadonlyMap<CompiledResource, ReadonlyMap<string, CollectionSchema>>;
+}
+
+/**
+ * The join collection of a many-to-many relation `name` of `from` to `target`: `<from>_<name>`
+ * (`issue_labels`) unless `through` names it, with `<from>Id` and `<target>Id` (`issueId`,
+ * `labelId`), both required foreign keys that cascade, unique together, and indexed the other
+ * way round (`labelId`, `issueId`) for the filters and cascades that start from the target.
+ */
+export function joinSchema(
+  from: CompiledResource,
+  name: string,
+  relation: ManyToMany,
+  target: CompiledResource,
+): { schema: CollectionSchema; set: IdSet } {
+  const key = `${from.resource.name}Id`;
+  const value = `${target.resource.name}Id`;
+  if (key === value) {
+    throw new TypeError(`relation ${from.resource.name}.${name}: a many-to-many relation links two resources`);
+  }
+  const through = relation.through ?? `${from.resource.name}_${name}`;
+  const idType = (compiled: CompiledResource) => compiled.schema.attributes[0]?.type ?? 'integer';
+  const schema: CollectionSchema = {
+    name: through,
+    attributes: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: key, type: idType(from), nullable: false },
+      { name: value, type: idType(target), nullable: false },
+    ],
+    indexed: [],
+    unique: [[key, value]],
+    indexes: [
+      [
+        { field: value, direction: 'asc' },
+        { field: key, direction: 'asc' },
+      ],
+    ],
+    references: [
+      { field: key, collection: from.schema.name, onDelete: 'cascade' },
+      { field: value, collection: target.schema.name, onDelete: 'cascade' },
+    ],
+  };
+  return { schema, set: { field: relation.ids, through, key, value } };
 }
 
 type Key = ForeignKey & { declared?: OnDelete };
@@ -74,11 +118,18 @@ export function linkSchemas(
     byField.set(field, { field, collection: target.schema.name, onDelete: rule ?? 'restrict', declared: rule });
   };
   const relations: FoundRelation[] = [];
+  const joins = new Map<CompiledResource, Map<string, CollectionSchema>>();
+  const sets = new Map<CompiledResource, IdSet[]>();
   for (const from of resources) {
     for (const [name, relation] of Object.entries(from.relations)) {
       const target = find(from, name, relation);
       const where = `relation ${from.resource.name}.${name}`;
-      if (relation.kind === 'belongsTo') addKey(from, target, relation.foreignKey, relation.onDelete, where);
+      if (relation.kind === 'manyToMany') {
+        const join = joinSchema(from, name, relation, target);
+        if (!joins.has(from)) joins.set(from, new Map());
+        joins.get(from)?.set(name, join.schema);
+        sets.set(from, [...(sets.get(from) ?? []), join.set]);
+      } else if (relation.kind === 'belongsTo') addKey(from, target, relation.foreignKey, relation.onDelete, where);
       else addKey(target, from, relation.foreignKey, relation.onDelete, where);
       relations.push({ from, name, relation, target, where });
     }
@@ -90,17 +141,22 @@ export function linkSchemas(
       collection,
       onDelete,
     }));
-    const schema = references.length > 0 ? { ...compiled.schema, references } : compiled.schema;
-    schemas.set(compiled, scopedSchema(schema, tenancy));
+    const own = sets.get(compiled);
+    const schema = {
+      ...compiled.schema,
+      ...(references.length > 0 ? { references } : {}),
+      ...(own ? { sets: own } : {}),
+    };
+    schemas.set(compiled, scopedSchema(references.length > 0 || own ? schema : compiled.schema, tenancy));
   }
-  return { relations, schemas };
+  return { relations, schemas, joins };
 }
 
 /**
  * The schemas of a set of resources exactly as an API serving them gives them to its store: with
  * the foreign keys their relations make (which `compiledResource(r).schema` alone cannot know,
- * since a relation's target is found among the API's resources), their unique sets and indexes.
- * Give it every resource of the API, and give the result to migrations (`migrationsFor`,
+ * since a relation's target is found among the API's resources), their unique sets and indexes,
+ * followed by the join collections of their many-to-many relations (`issue_labels`). Give it every resource of the API, and give the result to migrations (`migrationsFor`,
  * `schemaSql`, the `resourcery-sql` config) so that they create the tables `sqlStore` would;
  * with the API's `tenancy` (its `field`) when it has one, as unique values are then unique within a tenant.
  *
@@ -119,8 +175,9 @@ export function resourceSchemas(
   options: { readonly tenancy?: Pick<Tenancy, 'field'> } = {},
 ): CollectionSchema[] {
   const compiled = resources.map((resource) => compiledResource(resource));
-  const { schemas } = linkSchemas(compiled, 'resourceSchemas', options.tenancy);
-  return compiled.map((entry) => schemas.get(entry) as CollectionSchema);
+  const { schemas, joins } = linkSchemas(compiled, 'resourceSchemas', options.tenancy);
+  const own = compiled.map((entry) => schemas.get(entry) as CollectionSchema);
+  return [...own, ...compiled.flatMap((entry) => [...(joins.get(entry)?.values() ?? [])])];
 }
 
 /**

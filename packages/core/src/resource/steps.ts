@@ -98,14 +98,14 @@ export function cursorBinding(ctx: Context): CursorBinding {
 
 /**
  * The attributes an index with `fields=` reads: those, the sort keys (for cursors), and the
- * foreign keys of the included belongs-to relations.
+ * foreign keys of the included belongs-to relations (and the ids of the many-to-many ones).
  */
 function selected(ctx: Context, fields: readonly string[]): string[] {
   const needed = new Set(fields);
   for (const { field } of ctx.query.order) needed.add(field);
   for (const name of ctx.query.include) {
     const relation = ctx.mounted?.self.relations.get(name);
-    if (relation?.kind === 'belongsTo') needed.add(relation.foreignKey);
+    if (relation && relation.kind !== 'hasMany') needed.add(relation.foreignKey);
   }
   needed.delete('id');
   return [...needed];

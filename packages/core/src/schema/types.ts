@@ -72,6 +72,24 @@ export interface IndexKey {
   readonly direction: 'asc' | 'desc';
 }
 
+/**
+ * A set of ids a record holds through a join collection (a many-to-many relation): the record's
+ * `field` is the ascending list of the `value`s of the records of `through` whose `key` is the
+ * record's id (`labelIds` of an issue: the `labelId`s of the `issue_labels` whose `issueId` is
+ * the issue's id). Stores answer `field` on every record they return (`[]` when there is none)
+ * and, when a create or update gives it (an array of distinct ids), replace the join records in
+ * the same atomic step as the record's own write.
+ */
+export interface IdSet {
+  readonly field: string;
+  /** The join collection's name; its schema is given to the store as any other. */
+  readonly through: string;
+  /** The join collection's attribute holding this record's id. */
+  readonly key: string;
+  /** The join collection's attribute holding the other record's id. */
+  readonly value: string;
+}
+
 /** What a store knows about one resource's records. */
 export interface CollectionSchema {
   /** Table / collection name, e.g. `books`. */
@@ -101,4 +119,6 @@ export interface CollectionSchema {
   readonly search?: readonly string[];
   /** Attributes holding the id of another collection's record, checked by the store. */
   readonly references?: readonly ForeignKey[];
+  /** Sets of ids the records hold through join collections (many-to-many relations). */
+  readonly sets?: readonly IdSet[];
 }

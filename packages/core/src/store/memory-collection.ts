@@ -1,8 +1,9 @@
-import type { CollectionSchema, Id, StoredValue } from '../schema/types.js';
+import type { CollectionSchema, Id, IdSet, StoredValue } from '../schema/types.js';
 import { aggregateRecords } from './memory-aggregate.js';
 import { checkReferences, checkUnique, checkValues, destroyWithReferences } from './memory-constraints.js';
 import { matcher, resolveRelated } from './memory-filter.js';
 import { listPage } from './memory-list.js';
+import { addSets, replaceSet, splitSets } from './memory-sets.js';
 import { MemoryTable, type Tables, type Undo } from './memory-table.js';
 import type {
   AggregateQuery,
@@ -44,9 +45,12 @@ export class MemoryCollection extends MemoryTable implements Collection {
   /** What callers get: a copy, deep for JSON values so that nobody changes the stored ones. */
   private readonly copy: (record: StoredRecord) => StoredRecord;
   private lastId = 0;
+  /** The sets of ids the records hold through join collections (`labelIds`). */
+  private readonly sets: readonly IdSet[];
 
   constructor(schema: CollectionSchema, tables: Tables) {
     super(schema, tables);
+    this.sets = schema.sets ?? [];
     const attributes = schema.attributes.filter((attribute) => attribute.name !== 'id');
     this.fields = attributes.map((a) => ({ name: a.name, absent: a.default ?? null, json: a.type === 'json' }));
     this.uuid = schema.attributes[0]?.type === 'uuid';
@@ -74,7 +78,9 @@ export class MemoryCollection extends MemoryTable implements Collection {
   async list(query: ListQuery): Promise<ListResult> {
     const { records, total } = listPage(this, query);
     const { select } = query;
-    return { records: select ? records.map((record) => this.pick(record, select)) : records.map(this.copy), total };
+    const out = select ? records.map((record) => this.pick(record, select)) : records.map(this.copy);
+    if (this.sets.length > 0) for (const record of out) addSets(this.tables, this.sets, record, select);
+    return { records: out, total };
   }
 
   /** See {@link aggregateRecords}: the store suite's oracle for every other store. */
@@ -84,11 +90,29 @@ export class MemoryCollection extends MemoryTable implements Collection {
 
   async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
-    return record && this.matches(record, where) ? this.copy(record) : undefined;
+    return record && this.matches(record, where) ? this.out(record) : undefined;
+  }
+
+  /** What callers get of a stored record: a copy, with its sets of ids. */
+  private out(record: StoredRecord): StoredRecord {
+    const copied = this.copy(record);
+    if (this.sets.length > 0) addSets(this.tables, this.sets, copied);
+    return copied;
   }
 
   /** Integer ids are assigned (1, 2, 3...; never reused); a uuid id is made unless `values.id` gives one. */
-  async create(given: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
+  async create(values: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
+    const { own, given } = splitSets(this.sets, values);
+    if (given.length === 0) return this.createOwn(own, log);
+    // The record and its join records, all or nothing.
+    return this.tables.run(async (inner) => {
+      const record = await this.createOwn(own, inner);
+      for (const [set, ids] of given) await replaceSet(this.tables, set, record.id, ids, inner);
+      return this.out(this.records.get(record.id) as StoredRecord);
+    }, log);
+  }
+
+  private async createOwn(given: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
     const values = this.server.create(given);
     const id = this.uuid ? values.id : this.lastId + 1;
     if (this.uuid) {
@@ -108,18 +132,33 @@ export class MemoryCollection extends MemoryTable implements Collection {
     if (!this.uuid) this.lastId++;
     this.insert(record);
     log?.push(() => this.remove(record));
-    return this.copy(record);
+    return this.out(record);
   }
 
   async update(
     id: Id,
-    given: Readonly<Partial<StoredRecord>>,
+    values: Readonly<Partial<StoredRecord>>,
     where: readonly Condition[],
     log?: Undo[],
   ): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
     if (!record || !this.matches(record, where)) return undefined;
-    const changes = this.server.update(given);
+    // A set given counts as a change: `updatedAt` moves with it.
+    const { own: changes, given } = splitSets(this.sets, this.server.update(values));
+    if (given.length === 0) return this.updateOwn(record, changes, log);
+    return this.tables.run(async (inner) => {
+      await this.updateOwn(record, changes, inner);
+      for (const [set, ids] of given) await replaceSet(this.tables, set, id, ids, inner);
+      return this.out(record);
+    }, log);
+  }
+
+  private async updateOwn(
+    record: StoredRecord,
+    changes: Readonly<Partial<StoredRecord>>,
+    log?: Undo[],
+  ): Promise<StoredRecord> {
+    const { id } = record;
     if (this.constrained) {
       checkValues(this, changes);
       checkUnique(this, changes, record);
@@ -139,7 +178,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
         for (const [field, value] of Object.entries(before)) this.restore(record, field, value);
       });
     }
-    return this.copy(record);
+    return this.out(record);
   }
 
   async destroy(id: Id, where: readonly Condition[], log?: Undo[]): Promise<boolean> {

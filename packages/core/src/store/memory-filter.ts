@@ -1,4 +1,4 @@
-import type { Id, Scalar, StoredValue } from '../schema/types.js';
+import type { Scalar, StoredValue } from '../schema/types.js';
 import { compareDecimalScalars, compareScalars } from './compare.js';
 import { matchesSearch } from './search-words.js';
 import type { Condition, Order, StoredRecord } from './store.js';
@@ -86,18 +86,21 @@ export function matcher(where: readonly Condition[], decimals: ReadonlySet<strin
 }
 
 /**
- * `where` with every relation filter replaced by `field IN (ids)`: the ids of the records of
- * the related collection that match the relation's conditions (`idsOf` answers them). Answers
+ * `where` with every relation filter replaced by `field IN (ids)`: the ids (or the values of
+ * its `key`) of the records of the related collection that match the relation's conditions
+ * (`idsOf` answers them). Answers
  * `where` itself when it has none, so the usual query allocates nothing.
  */
 export function resolveRelated(
   where: readonly Condition[],
-  idsOf: (collection: string, where: readonly Condition[]) => Id[],
+  idsOf: (collection: string, where: readonly Condition[], key?: string) => Scalar[],
 ): readonly Condition[] {
   if (!where.some((condition) => condition.related)) return where;
   return where.map((condition) => {
     const { related } = condition;
-    return related ? { field: condition.field, values: idsOf(related.collection, related.where) } : condition;
+    return related
+      ? { field: condition.field, values: idsOf(related.collection, related.where, related.key) }
+      : condition;
   });
 }
 

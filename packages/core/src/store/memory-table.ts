@@ -1,4 +1,4 @@
-import type { CollectionSchema, ForeignKey, Id, StoredValue } from '../schema/types.js';
+import type { CollectionSchema, ForeignKey, Id, Scalar, StoredValue } from '../schema/types.js';
 import { type Matcher, matcher, resolveRelated } from './memory-filter.js';
 import { addToIndex, candidates, dropFromIndex, type ValueIndex } from './memory-query.js';
 import type { Condition, StoredRecord } from './store.js';
@@ -49,8 +49,8 @@ export class MemoryTable {
   readonly indexes = new Map<string, ValueIndex>();
   /** The decimal attributes, which compare numerically. */
   readonly decimals: ReadonlySet<string>;
-  /** The ids of the records of another collection of the store that match conditions. */
-  readonly idsOf: (collection: string, where: readonly Condition[]) => Id[];
+  /** The ids (or the values of `key`) of the records of another collection of the store that match conditions. */
+  readonly idsOf: (collection: string, where: readonly Condition[], key?: string) => Scalar[];
 
   constructor(
     schema: CollectionSchema,
@@ -58,7 +58,7 @@ export class MemoryTable {
   ) {
     this.schema = schema;
     this.decimals = new Set(schema.attributes.filter((a) => a.type === 'decimal').map((a) => a.name));
-    this.idsOf = (collection, where) => tables.table(collection)?.idsMatching(where) ?? [];
+    this.idsOf = (collection, where, key) => tables.table(collection)?.idsMatching(where, key) ?? [];
     const json = new Set(schema.attributes.filter((a) => a.type === 'json').map((a) => a.name));
     const fields = [
       ...schema.indexed,
@@ -81,11 +81,13 @@ export class MemoryTable {
     return { narrowed, match: matcher(rest, this.decimals), where: resolved };
   }
 
-  /** The ids of the records matching `where`, in no particular order. */
-  idsMatching(where: readonly Condition[]): Id[] {
+  /** The ids (or the values of `key`) of the records matching `where`, in no particular order. */
+  idsMatching(where: readonly Condition[], key = 'id'): Scalar[] {
     const { narrowed, match } = this.prepare(where);
-    const ids: Id[] = [];
-    for (const record of narrowed?.records ?? this.records.values()) if (match(record)) ids.push(record.id);
+    const ids: Scalar[] = [];
+    for (const record of narrowed?.records ?? this.records.values()) {
+      if (match(record)) ids.push((record[key] ?? null) as Scalar);
+    }
     return ids;
   }
 

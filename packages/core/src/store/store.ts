@@ -8,15 +8,22 @@ export type StoredRecord = { id: Id } & Record<string, StoredValue>;
  * One condition of a query; the conditions of a query are ANDed. Without `op`: `field IN
  * (values)` (one value is plain equality; a `null` among them matches the records without a
  * value). With `op`: `values` holds its one operand, and a comparison never matches `null`
- * (`null`'s operand is `true` or `false`). With `related`: `field` holds the id of a record of
- * `collection` matching `related.where` (a semi-join; `values` is empty). With `search`: the
- * `q=` search, see {@link SearchCondition} (`field` is its first field, `values` is empty).
+ * (`null`'s operand is `true` or `false`). With `related`: `field` holds the id (or, with `key`, the
+ * value of the attribute `key`) of a record of `collection` matching `related.where` (a
+ * semi-join; `values` is empty). `{ field: 'id', related: { collection: 'issue_labels', key:
+ * 'issueId', where } }` keeps the issues that some join record matching `where` names. With
+ * `search`: the `q=` search, see {@link SearchCondition} (`field` is its first field, `values` is empty).
  */
 export interface Condition {
   readonly field: string;
   readonly values: readonly Scalar[];
   readonly op?: Exclude<Operator, 'eq'>;
-  readonly related?: { readonly collection: string; readonly where: readonly Condition[] };
+  readonly related?: {
+    readonly collection: string;
+    readonly where: readonly Condition[];
+    /** The attribute of `collection` that `field` holds; `id` when absent. */
+    readonly key?: string;
+  };
   readonly search?: SearchCondition;
 }
 

@@ -38,6 +38,8 @@ export interface IssueJson extends Json {
   status: string;
   priority: number;
   assigneeId: number | null;
+  /** Its labels' ids, ascending. */
+  labelIds: number[];
   archivedAt: string | null;
 }
 
@@ -86,6 +88,7 @@ export const TRACKER = {
     'assigneeId',
     'dueDate',
     'estimate',
+    'labelIds',
     'archivedAt',
     ...TIMESTAMPS,
   ]),

@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Collection, memoryStore, type Store } from '@resourcery/core';
+import { sqlStore } from '@resourcery/sql';
+import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
+import Database from 'better-sqlite3';
+import { SignJWT } from 'jose';
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { droppingTables, SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
+import { createApp } from '../src/app.js';
+
+// CONTRACT part 4, "Many-to-many": "an index pays a bounded number of store queries whatever its
+// page size". An index of issues with include=labels,assignee is 3 queries, for a page of 1 as
+// for a page of 100: the issues (their labelIds read in the same statement, a correlated
+// aggregate), their labels by id, their assignees. On the memory store the collections count
+// their list and find calls; on SQL, Kysely's `log` counts the statements the database runs.
+
+const SECRET = 'labels-queries-secret';
+
+interface Counter {
+  queries: number;
+  statements: string[];
+}
+
+/** The store, with every list and find of its collections counted. */
+function countingStore(store: Store, counter: Counter): Store {
+  const count = (collection: Collection): Collection => ({
+    schema: collection.schema,
+    list: (query) => {
+      counter.queries++;
+      counter.statements.push(`${collection.schema.name}.list`);
+      return collection.list(query);
+    },
+    find: (id, where) => {
+      counter.queries++;
+      counter.statements.push(`${collection.schema.name}.find`);
+      return collection.find(id, where);
+    },
+    create: (values) => collection.create(values),
+    update: (id, changes, where) => collection.update(id, changes, where),
+    destroy: (id, where) => collection.destroy(id, where),
+    transaction: (work) => collection.transaction(work),
+  });
+  return {
+    collection: (schema) => count(store.collection(schema)),
+    transaction: (work) => store.transaction(work),
+    init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
+    close: () => store.close?.() ?? Promise.resolve(),
+    secret: (name) => (store.secret as NonNullable<Store['secret']>).call(store, name),
+  };
+}
+
+const countingLog = (counter: Counter) => (event: LogEvent) => {
+  counter.queries++;
+  counter.statements.push(event.query.sql);
+};
+
+let token = '';
+async function send(baseUrl: string, method: string, path: string, body?: unknown) {
+  const reply = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await reply.json()) as Record<string, Record<string, unknown>>;
+  expect(reply.status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
+/** One user, one project, 5 labels and 100 issues, each assigned and with 2 labels. */
+async function seed(baseUrl: string): Promise<void> {
+  token = await new SignJWT({ sub: '1', org: 1, role: 'admin' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
+  const { user } = await send(baseUrl, 'POST', '/users', { name: 'Ada', email: 'ada@one.example', role: 'admin' });
+  const { project } = await send(baseUrl, 'POST', '/projects', { name: 'Roadmap' });
+  const labels: number[] = [];
+  for (let n = 0; n < 5; n++) {
+    labels.push((await send(baseUrl, 'POST', '/labels', { name: `l${n}`, color: '#00aa00' })).label?.id as number);
+  }
+  for (let n = 0; n < 100; n++) {
+    await send(baseUrl, 'POST', '/issues', {
+      projectId: project?.id,
+      title: `Issue ${n}`,
+      assigneeId: user?.id,
+      labelIds: [labels[n % 5], labels[(n + 1) % 5]],
+    });
+  }
+}
+
+interface Setup {
+  store: Store;
+  counter: Counter;
+  release?: () => Promise<void>;
+}
+
+function queriesOf(label: string, setup: () => Setup): void {
+  describe(`include=labels costs a bounded number of queries (${label})`, () => {
+    let target: HttpSuiteTarget;
+    let counter: Counter;
+    let release: (() => Promise<void>) | undefined;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      const made = setup();
+      counter = made.counter;
+      release = made.release;
+      const app = createApp(made.store, { secret: SECRET });
+      await app.ready();
+      target = await serveHttp(app);
+      close = () => app.close();
+      await seed(target.baseUrl);
+    }, 180_000);
+    afterAll(async () => {
+      await target?.close();
+      await close?.();
+      await release?.();
+    });
+
+    for (const perPage of [1, 100]) {
+      it(`an index of ${perPage} issues with include=labels,assignee is 3 queries`, async () => {
+        counter.queries = 0;
+        counter.statements = [];
+        const path = `/issues?per_page=${perPage}&count=false&include=labels,assignee`;
+        const { issues } = (await send(target.baseUrl, 'GET', path)) as unknown as {
+          issues: { labelIds: number[]; labels: { id: number }[]; assignee: unknown }[];
+        };
+        expect(counter.queries, counter.statements.join('\n')).toBe(3);
+        expect(issues).toHaveLength(perPage);
+        for (const issue of issues) {
+          expect(issue.labelIds).toHaveLength(2);
+          expect(issue.labels.map((label) => label.id)).toEqual(issue.labelIds);
+          expect(issue.assignee).not.toBeNull();
+        }
+      });
+    }
+
+    it('an index of 100 issues with their labelIds alone is 1 query; a show with include=labels 2', async () => {
+      counter.queries = 0;
+      counter.statements = [];
+      await send(target.baseUrl, 'GET', '/issues?per_page=100&count=false');
+      expect(counter.queries, counter.statements.join('\n')).toBe(1);
+      counter.queries = 0;
+      counter.statements = [];
+      await send(target.baseUrl, 'GET', '/issues/1?include=labels');
+      expect(counter.queries, counter.statements.join('\n')).toBe(2);
+    });
+  });
+}
+
+queriesOf('memory store', () => {
+  const counter: Counter = { queries: 0, statements: [] };
+  return { store: countingStore(memoryStore(), counter), counter };
+});
+
+const folder = mkdtempSync(join(tmpdir(), 'resourcery-tracker-queries-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+queriesOf('SQLite', () => {
+  const counter: Counter = { queries: 0, statements: [] };
+  const database = new Database(join(folder, 'tracker.sqlite'));
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely({ dialect: new SqliteDialect({ database }), log: countingLog(counter) });
+  return { store: sqlStore(db), counter, release: () => db.destroy() };
+});
+
+const prefix = () => `lq${Math.random().toString(36).slice(2, 8)}_`;
+
+if (serverAvailable('postgres')) {
+  queriesOf('PostgreSQL', () => {
+    const counter: Counter = { queries: 0, statements: [] };
+    const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 4 });
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }), log: countingLog(counter) });
+    const tablePrefix = prefix();
+    return { store: droppingTables(sqlStore(db, { tablePrefix }), tablePrefix), counter, release: () => db.destroy() };
+  });
+}
+
+if (serverAvailable('mariadb')) {
+  queriesOf('MariaDB', () => {
+    const counter: Counter = { queries: 0, statements: [] };
+    // As the SQL store opens its own: DATETIME as text in UTC, JSON as text.
+    const options = { charset: 'utf8mb4', dateStrings: true, timezone: 'Z', jsonStrings: true } as const;
+    const pool = createPool({ uri: SERVERS.mariadb.url, connectionLimit: 4, ...options });
+    const db = new Kysely({ dialect: new MysqlDialect({ pool }), log: countingLog(counter) });
+    const tablePrefix = prefix();
+    return { store: droppingTables(sqlStore(db, { tablePrefix }), tablePrefix), counter, release: () => db.destroy() };
+  });
+}
