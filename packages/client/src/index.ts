@@ -1,5 +1,7 @@
 // Public entry of @resourcery/client: a typed fetch client for Resourcery resources. No runtime
 // dependency: the types are read from the resource declaration with `import type`.
+
+export { etagOf } from './etags.js';
 export type {
   EachMethod,
   IdOfResource,
@@ -15,6 +17,7 @@ export type {
   WithIncluded,
 } from './include.js';
 export type { CreateInput, DefaultedKey, InputKey, UpdateInput } from './inputs.js';
+export { pluralize } from './plural.js';
 export { indexQueryString, parseLinks } from './query-string.js';
 export type {
   Comparisons,
@@ -30,8 +33,6 @@ export type {
 } from './query-types.js';
 export {
   type ClientOptions,
-  etagOf,
-  pluralize,
   type ResourceClient,
   resourceClient,
   type ShowOptions,

@@ -1,6 +1,7 @@
 import { defineResource } from '@resourcery/core';
 import { describe, expect, it } from 'vitest';
-import { pluralize, resourceClient } from './resource-client.js';
+import { pluralize } from './plural.js';
+import { resourceClient } from './resource-client.js';
 import { ResourceError } from './resource-error.js';
 import type { ResourceType } from './types.js';
 

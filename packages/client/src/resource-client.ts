@@ -1,7 +1,9 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
+import { etags, tagOf } from './etags.js';
 import type { EachMethod, IdOfResource, IndexMethod, ResourceRecord, ShowMethod } from './include.js';
 import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
+import { pluralize } from './plural.js';
 import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
 import { type StatsMethod, statsQueryString } from './stats.js';
@@ -67,26 +69,6 @@ export interface WriteOptions<T = object> extends CallOptions {
   ifMatch?: T | string;
 }
 
-/** The ETag of each record `show`, `create` and `update` answered, for {@link etagOf}. */
-const etags = new WeakMap<object, string>();
-
-/**
- * The ETag the server sent with a record that `show`, `create` or `update` answered (the
- * record's version), for `ifMatch` and `ifNoneMatch`; `undefined` for records of an index, which
- * carry none, and for objects the client did not answer.
- *
- * @example
- * ```ts
- * const book = await books.show(7);
- * localStorage.setItem('book-7-etag', etagOf(book) ?? '');
- * ```
- */
-export function etagOf(record: object): string | undefined {
-  return etags.get(record);
-}
-
-const tagOf = (record: unknown) => (typeof record === 'object' && record !== null ? etags.get(record) : undefined);
-
 /**
  * The five actions of one resource over HTTP, and `restore` (an update that brings back an
  * archived record); every failure throws a {@link ResourceError}.
@@ -120,20 +102,6 @@ export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> {
   restore(id: IdOfResource<R>, field: keyof ModelOf<R> & string, options?: WriteOptions<T>): Promise<T>;
   /** Statistics (`GET /<plural>/stats`, on a resource declaring `stats`): one entry per group. */
   stats: StatsMethod<ModelOf<R>>;
-}
-
-/**
- * English plural of a simple noun, the same rule as the server's default.
- *
- * @example
- * ```ts
- * pluralize('category'); // 'categories'
- * ```
- */
-export function pluralize(word: string): string {
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
-  return `${word}s`;
 }
 
 /**

@@ -35,17 +35,8 @@ export type {
   StatsContext,
 } from './resource/context-types.js';
 export { defineResource } from './resource/define-resource.js';
-export type {
-  AroundHook,
-  ErrorHook,
-  FieldRules,
-  Hook,
-  Hooks,
-  Relations,
-  Resource,
-  ResourceOptions,
-  Steps,
-} from './resource/options.js';
+export type { AroundHook, ErrorHook, Hook, Hooks } from './resource/hooks.js';
+export type { FieldRules, Relations, Resource, ResourceOptions, Steps } from './resource/options.js';
 export {
   type BelongsTo,
   belongsTo,

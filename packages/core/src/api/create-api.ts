@@ -7,9 +7,9 @@ import { type CompiledResource, type HooksByAction, hooksByAction } from '../res
 import { Context } from '../resource/context.js';
 import { compiledResource } from '../resource/define-resource.js';
 import { authenticationRequired } from '../resource/guard.js';
+import type { Hooks } from '../resource/hooks.js';
 import { runAction } from '../resource/lifecycle.js';
 import { type MountedResource, type MountedResources, mountResources } from '../resource/link.js';
-import type { Hooks } from '../resource/options.js';
 import type { Id } from '../schema/types.js';
 import type { Store } from '../store/store.js';
 import type { Api, ApiOptions } from './api-options.js';
