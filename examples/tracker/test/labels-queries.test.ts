@@ -44,6 +44,10 @@ function countingStore(store: Store, counter: Counter): Store {
     update: (id, changes, where) => collection.update(id, changes, where),
     destroy: (id, where) => collection.destroy(id, where),
     transaction: (work) => collection.transaction(work),
+    // Statistics are not counted here; the tracker's issues and users declare them.
+    ...(collection.aggregate && {
+      aggregate: (query) => (collection.aggregate as NonNullable<Collection['aggregate']>).call(collection, query),
+    }),
   });
   return {
     collection: (schema) => count(store.collection(schema)),

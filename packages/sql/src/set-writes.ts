@@ -1,10 +1,12 @@
 import type { Condition, Id, StoredRecord } from '@resourcery/core/store';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import type { IdSets } from './id-sets.js';
+import { writeWords } from './search-words-table.js';
 
-// The writes of a collection whose records hold sets of ids (`labelIds`): the record's row and
-// its join rows in one transaction, then the record read back with its sets; and what a failed
-// write's foreign key error names when the driver does not say.
+// The writes of a collection whose records hold sets of ids (`labelIds`): the record's row, its
+// searchable fields' words (MySQL's words table), and its join rows in one transaction, then the
+// record read back with its sets; and what a failed write's foreign key error names when the
+// driver does not say.
 
 /** The sets a write gives, each with its ids. */
 export type GivenSets = ReturnType<IdSets['given']>;
@@ -41,6 +43,7 @@ export async function createWithSets(
       .executeTakeFirstOrThrow();
     id ??= Number(result.insertId);
   }
+  await writeWords(tx, plan.schema, plan.table, id as Id, columns, plan.dialect, true);
   for (const [set, ids] of sets) await plan.idSets.write(tx, set, id as Id, ids);
   return (await read(tx, id as Id, [])) as StoredRecord;
 }
@@ -68,6 +71,7 @@ export async function updateWithSets(
       .where((eb) => plan.matches(eb, where, id))
       .executeTakeFirstOrThrow();
     if (result.numUpdatedRows === 0n) return undefined;
+    await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
   } else if (!(await read(tx, id, where))) return undefined;
   for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids);
   return read(tx, id, []);

@@ -12,6 +12,7 @@ import { searchCases } from './tracker-cases/search-cases.js';
 import { statsCases } from './tracker-cases/stats-cases.js';
 import { tenancyReadCases } from './tracker-cases/tenancy-read-cases.js';
 import { tenancyWriteCases } from './tracker-cases/tenancy-write-cases.js';
+import { togetherCases } from './tracker-cases/together-cases.js';
 import { DEVELOPMENT_SECRET } from './tracker-cases/tracker-tokens.js';
 
 /** Options of {@link trackerConformanceSuite}: those of every suite, and the secret the tracker verifies tokens with. */
@@ -33,6 +34,7 @@ const groups = (secret: string): CaseGroup[] => [
   ...statsCases(secret),
   searchCases(secret),
   labelsCases(secret),
+  togetherCases(secret),
 ];
 
 /**
