@@ -8,15 +8,21 @@ import type { AttributeSchema, IndexKey } from '../schema/types.js';
  */
 export const INDEXED_STRING_LENGTH = 500;
 
-/** The most characters a string attribute may hold (`Infinity` without `maxLength`), 0 for other types. */
+/**
+ * The most characters a string attribute may hold (`Infinity` without `maxLength`, unless its
+ * values are listed: then the longest of them), 0 for other types.
+ */
 function stringLength(attribute: AttributeSchema): number {
-  return attribute.type === 'string' ? (attribute.maxLength ?? Number.POSITIVE_INFINITY) : 0;
+  if (attribute.type !== 'string') return 0;
+  if (attribute.values) return Math.max(0, ...attribute.values.map((value) => String(value).length));
+  return attribute.maxLength ?? Number.POSITIVE_INFINITY;
 }
 
 /**
  * Whether an attribute gets an index `(field, id)` when it is filtered or sorted on: every
- * fixed-size type, and strings of at most {@link INDEXED_STRING_LENGTH} characters; not long
- * text, not JSON (which is never compared).
+ * fixed-size type, and strings of at most {@link INDEXED_STRING_LENGTH} characters (a string
+ * whose values are listed, `@IsIn`, is as long as its longest value); not long text, not JSON
+ * (which is never compared).
  */
 export function isIndexable(attribute: AttributeSchema | undefined): boolean {
   return attribute !== undefined && attribute.type !== 'json' && stringLength(attribute) <= INDEXED_STRING_LENGTH;

@@ -60,7 +60,8 @@ export function compareDecimalText(a: string, b: string): number {
   const negative = a.charCodeAt(0) === 45;
   if (negative !== (b.charCodeAt(0) === 45)) return negative ? -1 : 1;
   const magnitude = a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
-  return negative ? -magnitude : magnitude;
+  // `0 - magnitude`, not `-magnitude`: two equal negatives compare as 0, never as -0.
+  return negative ? 0 - magnitude : magnitude;
 }
 
 /**
