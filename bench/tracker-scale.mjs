@@ -1,0 +1,473 @@
+// The tracker at scale (issue #27): 1,000,000 issues of 10 organizations, each with 100 projects,
+// 50 labels and 20 users, in PostgreSQL and SQLite, through the tables, join table and search
+// index the store itself makes. Times the requests of docs/performance.md "The tracker at 1M
+// issues" through `api.handle` (a member's bearer token verified on every request, the access
+// model, the store, the answer's JSON), each one's p50/p99 over a random organization per
+// request, counts its store queries and prints their plans. Usage:
+//   npm run build && node bench/tracker-scale.mjs [--only sqlite,postgres] [--issues N] [--reload]
+// The data are kept (PostgreSQL: the benchmark's own database; SQLite: a file in the temporary
+// folder) and reloaded only when the number of issues differs or with --reload.
+import { existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { SignJWT } from 'jose';
+import { PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  benchPostgresPool,
+  explainPostgres,
+  explainSqlite,
+  loadInBatches,
+  recordingKysely,
+  summarize,
+} from './lib/sql-bench.mjs';
+import { importBundle } from './lib/workspace.mjs';
+
+const HELP = `Usage: node bench/tracker-scale.mjs [options]
+
+  --issues N       issues to load (default 1000000), spread over 10 organizations
+  --requests N     timed requests per scenario and database, after 10% untimed (default 500)
+  --only A,B       databases: sqlite, postgres (default both)
+  --pg-url URL     server to use (default $PG_URL or postgres://postgres@127.0.0.1:5432/test); the
+                   benchmark keeps its own database, resourcery_bench, on it
+  --sqlite FILE    SQLite file (default <tmpdir>/resourcery-tracker-bench.sqlite, kept for reruns)
+  --reload         drop and reload the data
+  --source         the library from its sources (esbuild) rather than the built dist/
+  --plans          print each scenario's statements and their plans
+  --help           this text`;
+
+const { values: args } = parseArgs({
+  options: {
+    issues: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '500' },
+    only: { type: 'string', default: 'sqlite,postgres' },
+    'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    sqlite: { type: 'string', default: join(os.tmpdir(), 'resourcery-tracker-bench.sqlite') },
+    reload: { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
+    plans: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const lib = await importBundle(
+  `export { bearerJwt, createApi } from '@resourcery/core';
+   export { searchWords } from '@resourcery/core/store';
+   export { sqlStore } from '@resourcery/sql';
+   export { resources } from './examples/tracker/src/resources.ts';
+   export { trackerPrincipal } from './examples/tracker/src/principal.ts';`,
+  { source: args.source, name: 'tracker-scale' },
+);
+
+const ISSUES = Number(args.issues);
+const REQUESTS = Number(args.requests);
+const ORGS = 10;
+const PROJECTS = 100; // per organization
+const LABELS = 50;
+const USERS = 20;
+const PREFIX = 'tracker_';
+const SECRET = 'tracker-scale-bench-secret';
+const TABLES = ['comments', 'issue_labels', 'issues', 'labels', 'projects', 'users'];
+
+// ---- the data (deterministic) ----
+
+/** A small deterministic hash of integers, for every random-looking choice of the seed. */
+function hash(...values) {
+  let h = 2166136261;
+  for (const value of values) {
+    h = Math.imul(h ^ value, 16777619);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0x5bd1e995);
+    h ^= h >>> 15;
+  }
+  return h >>> 0;
+}
+
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tu',
+  'sa',
+  'vel',
+  'dor',
+  'pi',
+  'qua',
+  'ne',
+  'zo',
+  'ber',
+  'fin',
+  'gal',
+  'hu',
+];
+/** 4,096 words of 2 to 4 syllables ("kalomi", "renturen"...), some sharing prefixes. */
+const VOCABULARY = Array.from({ length: 4096 }, (_, i) => {
+  const count = 2 + (hash(i, 1) % 3);
+  let word = '';
+  for (let s = 0; s < count; s++) word += SYLLABLES[hash(i, 2, s) % SYLLABLES.length];
+  return `${word}${i % 7 === 0 ? i % 100 : ''}`;
+});
+/** A word of the vocabulary, skewed towards the first ones (as words of a language are). */
+const word = (...seed) => VOCABULARY[Math.floor(VOCABULARY.length * (hash(...seed) / 2 ** 32) ** 2)];
+const words = (count, ...seed) => Array.from({ length: count }, (_, w) => word(...seed, w)).join(' ');
+
+const LABEL_NAMES = [
+  'bug',
+  'ui',
+  'backend',
+  'docs',
+  'security',
+  ...Array.from({ length: LABELS - 5 }, (_, i) => `area-${i}`),
+];
+const STATUSES = ['open', 'open', 'open', 'in_progress', 'done', 'done'];
+const organizationOf = (i) => 1 + (i % ORGS);
+const projectOf = (org, i) => (org - 1) * PROJECTS + 1 + (hash(i, 3) % PROJECTS);
+const userOf = (org, n) => (org - 1) * USERS + 1 + (n % USERS);
+const labelOf = (org, n) => (org - 1) * LABELS + 1 + n;
+
+/** Issue `i` (0-based), as its columns. */
+function issue(i) {
+  const org = organizationOf(i);
+  const h = hash(i, 4);
+  const day = 1 + (h % 365);
+  const created = new Date(Date.UTC(2025, 0, 1) + i * 20_000);
+  return {
+    orgId: org,
+    projectId: projectOf(org, i),
+    title: `${words(4 + (h % 5), i, 5)}`,
+    body: h % 10 < 3 ? null : words(10 + (h % 50), i, 6),
+    status: STATUSES[h % STATUSES.length],
+    priority: 1 + (hash(i, 7) % 4),
+    assigneeId: h % 4 === 0 ? null : userOf(org, hash(i, 8)),
+    dueDate: h % 2 === 0 ? null : new Date(Date.UTC(2026, 0, day)).toISOString().slice(0, 10),
+    estimate: h % 10 < 3 ? null : (50 + (hash(i, 9) % 3950)) / 100,
+    archivedAt: h % 50 === 0 ? created : null,
+    createdAt: created,
+    updatedAt: created,
+  };
+}
+
+/** The labels of issue `i`: none to three of its organization's, `bug` (label 0) more often. */
+function labelsOf(i) {
+  const org = organizationOf(i);
+  const count = hash(i, 10) % 4;
+  const chosen = new Set();
+  for (let n = 0; n < count; n++) {
+    const pick = hash(i, 11, n) % (LABELS * 2);
+    chosen.add(labelOf(org, pick < 20 ? pick % 5 : pick % LABELS));
+  }
+  return [...chosen].sort((a, b) => a - b);
+}
+
+/** The folded words of a text, as the store keeps them next to a searchable field (search-sql.ts). */
+function wordsOf(text, postgres) {
+  if (text === null) return null;
+  const unique = [...new Set(lib.searchWords(text))];
+  return postgres ? unique.map((w) => `'${w}'`).join(' ') : unique.map((w) => ` ${w}`).join('');
+}
+
+// ---- the API ----
+
+function apiOn(store) {
+  return lib.createApi({
+    resources: lib.resources,
+    store,
+    secret: 'tracker scale bench, 16+ characters',
+    authenticate: lib.bearerJwt({ secret: SECRET, principal: lib.trackerPrincipal }),
+    tenancy: { field: 'orgId', of: (principal) => principal.org },
+  });
+}
+
+const tokens = await Promise.all(
+  Array.from({ length: ORGS }, (_, o) =>
+    new SignJWT({ org: o + 1, role: 'member' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userOf(o + 1, 1)))
+      .sign(new TextEncoder().encode(SECRET)),
+  ),
+);
+
+// ---- loading ----
+
+const BATCH = 10_000;
+
+/** `createdAt` and `updatedAt` of a user or a project. */
+const stamps = () => ({ createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
+
+/** The users, projects and labels of every organization, as `[table, row]`. */
+function* smallRows() {
+  for (let org = 1; org <= ORGS; org++) {
+    for (let n = 0; n < USERS; n++) {
+      const role = n === 0 ? 'admin' : 'member';
+      yield ['users', { orgId: org, name: `User ${org}-${n}`, email: `user${n}@org${org}.example`, role, ...stamps() }];
+    }
+    for (let n = 0; n < PROJECTS; n++) yield ['projects', { orgId: org, name: `Project ${n}`, ...stamps() }];
+    for (const [n, name] of LABEL_NAMES.entries())
+      yield ['labels', { orgId: org, name, color: `#${String(n).padStart(6, '0')}` }];
+  }
+}
+
+/** The INSERT of one row of `table` (`$n` or `?` placeholders). */
+function insertSql(table, row, postgres) {
+  const columns = Object.keys(row);
+  const marks = columns.map((_, n) => (postgres ? `$${n + 1}` : '?'));
+  return `insert into ${PREFIX}${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${marks.join(', ')})`;
+}
+
+async function loadPostgres() {
+  const pool = await benchPostgresPool(args['pg-url']);
+  const { db, capture } = recordingKysely(new PostgresDialect({ pool }));
+  const count = async () => {
+    try {
+      return (await sql.raw(`select count(*)::int as n from ${PREFIX}issues`).execute(db)).rows[0].n;
+    } catch {
+      return -1;
+    }
+  };
+  if (args.reload || (await count()) !== ISSUES) {
+    for (const table of TABLES) await sql.raw(`drop table if exists ${PREFIX}${table} cascade`).execute(db);
+    const store = lib.sqlStore(db, { tablePrefix: PREFIX });
+    await apiOn(store).ready();
+    const started = performance.now();
+    for (const [table, row] of smallRows()) await pool.query(insertSql(table, row, true), Object.values(row));
+    const columns = [
+      ['orgId', 'int'],
+      ['projectId', 'int'],
+      ['title', 'text'],
+      ['title__words', 'tsvector'],
+      ['body', 'text'],
+      ['body__words', 'tsvector'],
+      ['status', 'text'],
+      ['priority', 'int'],
+      ['assigneeId', 'int'],
+      ['dueDate', 'date'],
+      ['estimate', 'numeric'],
+      ['archivedAt', 'timestamptz'],
+      ['createdAt', 'timestamptz'],
+      ['updatedAt', 'timestamptz'],
+    ];
+    const list = columns.map(([c]) => `"${c}"`).join(', ');
+    const unnest = columns.map(([, t], n) => `$${n + 1}::${t === 'tsvector' ? 'text' : t}[]`).join(', ');
+    const select = columns.map(([c, t]) => (t === 'tsvector' ? `"${c}"::tsvector` : `"${c}"`)).join(', ');
+    await loadInBatches('PostgreSQL issues', ISSUES, BATCH, async (from, to) => {
+      const arrays = columns.map(() => []);
+      const issueIds = [];
+      const labelIds = [];
+      for (let i = from; i < to; i++) {
+        const row = issue(i);
+        const values = {
+          ...row,
+          title__words: wordsOf(row.title, true),
+          body__words: wordsOf(row.body, true),
+          estimate: row.estimate?.toFixed(2) ?? null,
+        };
+        for (const [n, [c]] of columns.entries()) arrays[n].push(values[c]);
+        for (const label of labelsOf(i)) {
+          issueIds.push(i + 1);
+          labelIds.push(label);
+        }
+      }
+      await pool.query(
+        `insert into ${PREFIX}issues (${list}) select ${select} from unnest(${unnest}) as t(${list})`,
+        arrays,
+      );
+      await pool.query(
+        `insert into ${PREFIX}issue_labels ("issueId", "labelId") select * from unnest($1::int[], $2::int[])`,
+        [issueIds, labelIds],
+      );
+    });
+    await sql.raw('vacuum analyze').execute(db);
+    console.log(`PostgreSQL loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const store = lib.sqlStore(db, { tablePrefix: PREFIX });
+  return {
+    label: 'PostgreSQL 15',
+    api: apiOn(store),
+    capture,
+    explain: (query) => explainPostgres(db, query),
+    close: () => db.destroy(),
+  };
+}
+
+async function loadSqlite() {
+  if (args.reload) for (const suffix of ['', '-wal', '-shm']) rmSync(`${args.sqlite}${suffix}`, { force: true });
+  const fresh = !existsSync(args.sqlite);
+  const file = new Database(args.sqlite);
+  file.pragma('journal_mode = WAL');
+  const { db, capture } = recordingKysely(new SqliteDialect({ database: file }));
+  const store = lib.sqlStore(db, { tablePrefix: PREFIX });
+  const api = apiOn(store);
+  await api.ready();
+  const count = file.prepare(`select count(*) as n from ${PREFIX}issues`).get().n;
+  if (fresh || count !== ISSUES) {
+    if (count > 0) throw new Error(`${args.sqlite} holds ${count} issues: run with --reload`);
+    const started = performance.now();
+    file.pragma('synchronous = OFF'); // loading only
+    file.transaction(() => {
+      for (const [table, row] of smallRows()) file.prepare(insertSql(table, row, false)).run(...Object.values(row));
+    })();
+    const issueInsert = file.prepare(
+      `insert into ${PREFIX}issues ("orgId", "projectId", "title", "title__words", "body", "body__words", "status", "priority", "assigneeId", "dueDate", "estimate", "archivedAt", "createdAt", "updatedAt") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const labelInsert = file.prepare(`insert into ${PREFIX}issue_labels ("issueId", "labelId") values (?, ?)`);
+    const batch = file.transaction((from, to) => {
+      for (let i = from; i < to; i++) {
+        const row = issue(i);
+        issueInsert.run(
+          row.orgId,
+          row.projectId,
+          row.title,
+          wordsOf(row.title, false),
+          row.body,
+          wordsOf(row.body, false),
+          row.status,
+          row.priority,
+          row.assigneeId,
+          row.dueDate,
+          sqliteDecimal(row.estimate),
+          row.archivedAt && sqliteTime(row.archivedAt),
+          sqliteTime(row.createdAt),
+          sqliteTime(row.updatedAt),
+        );
+        for (const label of labelsOf(i)) labelInsert.run(i + 1, label);
+      }
+    });
+    await loadInBatches('SQLite issues', ISSUES, BATCH, async (from, to) => batch(from, to));
+    file.exec('analyze');
+    file.pragma('synchronous = FULL');
+    console.log(`SQLite loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  return {
+    label: `SQLite ${file.prepare('select sqlite_version() as v').get().v}`,
+    api,
+    capture,
+    explain: (query) => explainSqlite(db, query),
+    close: () => db.destroy(),
+  };
+}
+
+// The SQLite store keeps a decimal scaled by 10^scale (estimate: 2 places, 12.50 is 1250) and a
+// date-time as its canonical text (row-mapping.ts).
+const sqliteDecimal = (value) => (value === null ? null : Math.round(value * 100));
+const sqliteTime = (date) => date.toISOString();
+
+// ---- the scenarios ----
+
+const random = (n) => Math.floor(Math.random() * n);
+const anIssue = () => random(ISSUES);
+/** Two words of a random issue's title, each cut to a prefix of at least 3 letters. */
+function twoWords() {
+  const title = issue(anIssue()).title.split(' ');
+  const cut = (w) => w.slice(0, Math.max(3, w.length - random(3)));
+  return `${cut(title[0])} ${cut(title[1])}`;
+}
+
+const scenarios = [
+  {
+    name: 'q= two words + status + page',
+    limit: 20,
+    path: '/issues',
+    query: () => `q=${encodeURIComponent(twoWords())}&filter[status]=open&per_page=25`,
+  },
+  {
+    name: 'filter[labels.name]= + sort + page',
+    limit: 10,
+    path: '/issues',
+    query: () => `filter[labels.name]=${LABEL_NAMES[random(8)]}&sort=-createdAt&per_page=25`,
+  },
+  {
+    name: 'include=labels,assignee, page of 25',
+    limit: 10,
+    queries: 3,
+    path: '/issues',
+    query: () => `include=labels,assignee&per_page=25&page=${1 + random(20)}`,
+  },
+  {
+    name: 'stats group=status,priority sum=estimate, one project',
+    limit: 20,
+    path: '/issues/stats',
+    query: (org) => `group=status,priority&sum=estimate&filter[projectId]=${projectOf(org, random(1000))}`,
+  },
+  {
+    name: 'relation filter through a belongs-to + page',
+    limit: 10,
+    path: '/issues',
+    query: () => `filter[project.name]=Project ${random(PROJECTS)}&per_page=25`,
+  },
+];
+
+function request(method, path, rawQuery, body, token = tokens[0]) {
+  return {
+    method,
+    path,
+    basePath: '/api',
+    rawQuery,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+    },
+    ...(body ? { body: Buffer.from(body) } : {}),
+  };
+}
+
+async function measure(target, scenario) {
+  const once = async () => {
+    const org = 1 + random(ORGS);
+    const answer = await target.api.handle(
+      request('GET', scenario.path, scenario.query(org), undefined, tokens[org - 1]),
+    );
+    if (answer.status !== 200) throw new Error(`${scenario.name}: ${answer.status} ${answer.body}`);
+    return answer;
+  };
+  for (let i = 0; i < Math.ceil(REQUESTS / 10); i++) await once();
+  const times = [];
+  let empty = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    const answer = await once();
+    times.push(performance.now() - started);
+    if (/^\{"[a-z]+":\[\]/.test(answer.body)) empty++;
+  }
+  const { result, queries } = await target.capture(() => once());
+  const plans = args.plans
+    ? await Promise.all(
+        queries.map(async (q) => `${q.sql}\n${JSON.stringify(q.parameters)}\n${await target.explain(q)}`),
+      )
+    : [];
+  return { ...summarize(times), queries: queries.length, sample: result, plans, empty };
+}
+
+const loaders = { sqlite: loadSqlite, postgres: loadPostgres };
+const rows = [];
+for (const name of args.only.split(',')) {
+  const target = await loaders[name]();
+  await target.api.ready();
+  for (const scenario of scenarios) {
+    const result = await measure(target, scenario);
+    const within = result.p99 < scenario.limit ? 'yes' : 'NO';
+    rows.push({ database: target.label, scenario: scenario.name, ...result, limit: scenario.limit, within });
+    console.log(
+      `${target.label.padEnd(14)} ${scenario.name.padEnd(54)} p50 ${result.p50.toFixed(2).padStart(6)} ms  p99 ${result.p99
+        .toFixed(2)
+        .padStart(6)} ms (< ${scenario.limit}: ${within})  ${result.queries} queries${
+        scenario.queries && result.queries > scenario.queries ? ` (more than ${scenario.queries}!)` : ''
+      }, ${result.empty} of ${REQUESTS} answers empty`,
+    );
+    for (const plan of result.plans) console.log(`\n${plan}\n`);
+  }
+  await target.api.close?.();
+  await target.close();
+}
+console.log('\n| database | request | p50 ms | p99 ms | target (p99) | store queries |');
+console.log('|---|---|---|---|---|---|');
+for (const row of rows)
+  console.log(
+    `| ${row.database} | ${row.scenario} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | < ${row.limit} ms: ${row.within} | ${row.queries} |`,
+  );
