@@ -7,10 +7,8 @@ import type { Scalar } from '../schema/types.js';
 import type { Store } from '../store/store.js';
 import type {
   ActionContext,
-  ContextOf,
   CreateContext,
   DestroyContext,
-  Done,
   FieldOf,
   Filter,
   IndexContext,
