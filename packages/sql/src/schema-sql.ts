@@ -52,7 +52,8 @@ function isPrefix(a: TableIndex, b: TableIndex): boolean {
  * The indexes and foreign keys the store gives a collection's table: a unique index
  * `<table>_<fields>_key` per unique set; an index per declared composite index (`schema.indexes`);
  * an index `(field, id)` for every field of `schema.indexed` and every foreign key (a destroy
- * looks for the records referring to one), but `id` (the primary key) and `json` (never compared);
+ * looks for the records referring to one), but `id` (the primary key) and `json` (never compared),
+ * and, under tenancy (`schema.tenant`), `(tenant, field, id)` for the fields of `schema.indexed`;
  * and a foreign key `<table>_<field>_fkey` per reference. An index whose key begins another is
  * left out: the longer one serves it.
  *
@@ -90,10 +91,20 @@ export function tableKeys(
   const uniques = (schema.unique ?? []).map((set) => index(set.map(ascending), 'key'));
   const declared = (schema.indexes ?? []).map((keys) => index(keys, 'idx'));
   // A field that is not an attribute, or holds JSON (never compared), gets no index of its own.
-  const single = [...new Set([...schema.indexed, ...(schema.references ?? []).map((key) => key.field)])]
-    .filter((field) => field !== 'id' && ![undefined, 'json'].includes(attributes.get(field)?.type))
+  const indexable = (field: string) => field !== 'id' && ![undefined, 'json'].includes(attributes.get(field)?.type);
+  const foreign = new Set((schema.references ?? []).map((key) => key.field));
+  // Under tenancy every read names the tenant: a filtered or sorted field's index begins with it
+  // (a foreign key keeps its own `(field, id)` too, for the destroys that look for referrers).
+  const { tenant } = schema;
+  const tenanted = tenant === undefined ? [] : schema.indexed.filter((field) => field !== tenant && indexable(field));
+  const single = [...new Set([...schema.indexed, ...foreign])]
+    .filter((field) => indexable(field) && (foreign.has(field) || !tenanted.includes(field)))
     .map((field) => ({ ...index([ascending(field), ascending('id')], 'idx'), name: indexName(table, field) }));
-  const plain = [...declared, ...single];
+  const withTenant = tenanted.map((field) => {
+    const entry = index([ascending(tenant as string), ascending(field), ascending('id')], 'idx');
+    return foreign.has(field) ? entry : { ...entry, name: indexName(table, field) };
+  });
+  const plain = [...declared, ...single, ...withTenant];
   const kept = plain.filter(
     (candidate, at) =>
       !plain.some(

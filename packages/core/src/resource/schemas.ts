@@ -147,7 +147,8 @@ export function linkSchemas(
       ...(references.length > 0 ? { references } : {}),
       ...(own ? { sets: own } : {}),
     };
-    schemas.set(compiled, scopedSchema(references.length > 0 || own ? schema : compiled.schema, tenancy));
+    const scoped = scopedSchema(references.length > 0 || own ? schema : compiled.schema, tenancy);
+    schemas.set(compiled, archivedSchema(scoped, compiled.archive, tenancy));
   }
   return { relations, schemas, joins };
 }
@@ -181,15 +182,40 @@ export function resourceSchemas(
 }
 
 /**
+ * The schema of a resource that archives (`archive: 'archivedAt'`): every read of it that does not
+ * ask for `archived=true` keeps `archivedAt IS NULL` (and the tenant), so an index
+ * `(tenant, archivedAt, id)` serves the default order and counts them from the index alone.
+ */
+function archivedSchema(
+  schema: CollectionSchema,
+  archive: string | undefined,
+  tenancy: Pick<Tenancy, 'field'> | undefined,
+): CollectionSchema {
+  if (archive === undefined) return schema;
+  const tenant = tenancy?.field;
+  const fields = [
+    ...(tenant !== undefined && schema.attributes.some((attribute) => attribute.name === tenant) ? [tenant] : []),
+    archive,
+    'id',
+  ];
+  const key = fields.map((field) => ({ field, direction: 'asc' as const }));
+  const same = (index: readonly { field: string }[]) =>
+    index.length === key.length && index.every((part, n) => part.field === key[n]?.field);
+  if (schema.indexes?.some(same)) return schema;
+  return { ...schema, indexes: [...(schema.indexes ?? []), key] };
+}
+
+/**
  * The schema a store keeps for a resource under the API's tenancy: its unique sets are unique
- * within a tenant (the tenant's field first, so the index serves the tenant's lookups too), and
- * the tenant's field is indexed.
+ * within a tenant (the tenant's field first, so the index serves the tenant's lookups too), the
+ * tenant's field is indexed, and named as `tenant` (the SQL stores begin their indexes with it).
  */
 export function scopedSchema(schema: CollectionSchema, tenancy: Pick<Tenancy, 'field'> | undefined): CollectionSchema {
   const field = tenancy?.field;
   if (field === undefined || !schema.attributes.some((attribute) => attribute.name === field)) return schema;
   return {
     ...schema,
+    tenant: field,
     indexed: schema.indexed.includes(field) ? schema.indexed : [field, ...schema.indexed],
     ...(schema.unique ? { unique: schema.unique.map((set) => (set.includes(field) ? set : [field, ...set])) } : {}),
   };

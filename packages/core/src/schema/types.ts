@@ -121,4 +121,10 @@ export interface CollectionSchema {
   readonly references?: readonly ForeignKey[];
   /** Sets of ids the records hold through join collections (many-to-many relations). */
   readonly sets?: readonly IdSet[];
+  /**
+   * The tenant's attribute (the API's `tenancy`), which every read of the API names with one value:
+   * stores may begin their indexes with it, `(orgId, status, id)` rather than `(status, id)` (the
+   * SQL stores do).
+   */
+  readonly tenant?: string;
 }
