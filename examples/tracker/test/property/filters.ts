@@ -53,6 +53,8 @@ interface FilterSpec {
   readonly ids?: ResourceKey;
   readonly test: FilterTest;
   readonly hidden?: boolean;
+  /** How often it is picked, against 1 for the others (the label filters: often). */
+  readonly weight?: number;
 }
 
 const FILTERS: Record<ResourceKey, readonly FilterSpec[]> = {
@@ -98,21 +100,25 @@ const FILTERS: Record<ResourceKey, readonly FilterSpec[]> = {
       param: 'filter[labels.name]',
       values: [...LABEL_NAMES, 'nope'],
       test: throughSet('labels', 'labelIds', eq('name')),
+      weight: 2,
     },
     {
       param: 'filter[labels.name][]',
       values: ['bug,ui', 'docs,nope', 'bugfix'],
       test: throughSet('labels', 'labelIds', anyOf('name')),
+      weight: 2,
     },
     {
       param: 'filter[labels.name][prefix]',
       values: ['bu', 'u', 'd'],
       test: throughSet('labels', 'labelIds', prefix('name')),
+      weight: 2,
     },
     {
       param: 'filter[labels.name][ne]',
       values: ['bug', 'ui'],
       test: throughSet('labels', 'labelIds', (label, value) => label.name !== value),
+      weight: 2,
     },
     {
       param: 'q',
@@ -151,7 +157,10 @@ function planOf({ param, values, ids, hidden = false }: FilterSpec): fc.Arbitrar
  * is a 400 of its own, and `filter[a]` with `filter[a][]` is one parameter given twice.
  */
 export const filtersOf = (resource: ResourceKey): fc.Arbitrary<FilterPlan[]> =>
-  fc.uniqueArray(fc.oneof(...FILTERS[resource].map(planOf)), {
-    maxLength: 3,
-    selector: (each) => each.param.replace(/\[\]$/, ''),
-  });
+  fc.uniqueArray(
+    fc.oneof(...FILTERS[resource].map((spec) => ({ arbitrary: planOf(spec), weight: spec.weight ?? 1 }))),
+    {
+      maxLength: 3,
+      selector: (each) => each.param.replace(/\[\]$/, ''),
+    },
+  );

@@ -51,7 +51,11 @@ const orgPlan: fc.Arbitrary<OrgPlan> = fc.record({
       status: fc.constantFrom(...STATUSES),
       priority: fc.integer({ min: 1, max: 4 }),
       estimate: fc.constantFrom(...ESTIMATES),
-      labels: fc.uniqueArray(fc.nat(9), { maxLength: 3 }),
+      // Most issues have labels (a label filter then has something to match or miss).
+      labels: fc.oneof(
+        { arbitrary: fc.constant<number[]>([]), weight: 1 },
+        { arbitrary: fc.uniqueArray(fc.nat(9), { minLength: 1, maxLength: 3 }), weight: 3 },
+      ),
       archived: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     }),
     { maxLength: 5 },
