@@ -1,9 +1,12 @@
 // The access property: for random principals (organizations 1 and 2, the three roles, three
-// users each), random data and random queries (filters, relation filters too, sort, fields=,
-// include=, pages, archived=true, shows of ids of both organizations), no answer carries or
-// counts a record or a field that the same principal's own unfiltered index does not show:
-// every listed and included record is one of theirs, as they see it; X-Total-Count lies between
-// the matches through what they see and never counts more; a name they may not read is a 400.
+// users each), random data (issues with labels and estimates) and random queries (filters,
+// relation and label filters too, q=, sort, fields=, include= (labels too), pages,
+// archived=true, shows of ids of both organizations), no answer carries or counts a record or a
+// field that the same principal's own unfiltered index does not show: every listed and included
+// record is one of theirs, as they see it; X-Total-Count lies between the matches through what
+// they see and never counts more; a name they may not read is a 400. Statistics (issues and
+// users, with random filters and groups) count and sum exactly what the caller's own index with
+// the same filters lists (property/stats.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +27,7 @@ import {
 } from './property/plan.js';
 import { namesHidden, type QueryPlan, queryPlan } from './property/queries.js';
 import { checkRecord, expected, hasKeyDeep, pathOf, showable, type View, viewOf } from './property/reference.js';
+import { checkStats, statsPlan } from './property/stats.js';
 
 const SECRET = 'property-secret';
 const RUNS = Number(process.env.ACCESS_PROPERTY_RUNS ?? 12);
@@ -77,12 +81,13 @@ function accessProperty(open: () => Store, runs: number): () => Promise<void> {
       fc.asyncProperty(
         worldPlan,
         fc.array(fc.tuple(principalPlan, queryPlan), { minLength: 10, maxLength: 30 }),
-        async (plans, asked) => {
+        fc.array(fc.tuple(principalPlan, statsPlan), { minLength: 2, maxLength: 6 }),
+        async (plans, asked, stats) => {
           const target = await serveTracker(open(), SECRET);
           try {
             const seeded = await seed(target.baseUrl, SECRET, plans);
             const callers = new Map<string, Caller>();
-            for (const [principal, query] of asked) {
+            const callerOf = async (principal: PrincipalPlan): Promise<Caller> => {
               const key = `${principal.org}/${principal.role}/${principal.user}`;
               let caller = callers.get(key);
               if (!caller) {
@@ -91,7 +96,14 @@ function accessProperty(open: () => Store, runs: number): () => Promise<void> {
                 caller = { client, view: await viewOf(client), principal };
                 callers.set(key, caller);
               }
-              await check(caller, query, seeded, target.baseUrl);
+              return caller;
+            };
+            for (const [principal, query] of asked)
+              await check(await callerOf(principal), query, seeded, target.baseUrl);
+            for (const [principal, plan] of stats) {
+              const { client, view } = await callerOf(principal);
+              const label = `${principal.role} of org ${principal.org}`;
+              await checkStats({ client, view, role: principal.role, label }, plan, seeded);
             }
           } finally {
             await target.close();

@@ -3,8 +3,8 @@ import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 
 // Random data for the access property: two organizations, each with a few users, projects,
-// issues (some archived) and comments by two members, seeded through the API by the
-// organization's own admin and members.
+// labels, issues (some archived, with labels of their organization and estimates) and comments by
+// two members, seeded through the API by the organization's own admin and members.
 
 export const ROLES = ['viewer', 'member', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,6 +12,9 @@ export const NAMES = ['Ada', 'Bob', 'Casey', 'Dana'] as const;
 export const PROJECT_NAMES = ['Roadmap', 'Infra', 'Web'] as const;
 export const TITLES = ['Crash', 'Slow', 'Typo', 'Crash again'] as const;
 export const STATUSES = ['open', 'in_progress', 'done'] as const;
+export const LABEL_NAMES = ['bug', 'bugfix', 'ui', 'docs'] as const;
+/** Estimates as sent (the answers carry them with two places). */
+export const ESTIMATES = [null, '0.50', '3', '12.25', '-1.10', '0.05'] as const;
 
 export interface IssuePlan {
   project: number;
@@ -19,12 +22,16 @@ export interface IssuePlan {
   title: string;
   status: string;
   priority: number;
+  estimate: string | null;
+  /** Indexes into the organization's labels. */
+  labels: number[];
   archived: boolean;
 }
 
 export interface OrgPlan {
   users: { name: string; role: Role }[];
   projects: string[];
+  labels: string[];
   issues: IssuePlan[];
   comments: { issue: number; author: 2 | 3; body: string }[];
 }
@@ -35,6 +42,7 @@ const orgPlan: fc.Arbitrary<OrgPlan> = fc.record({
     maxLength: 3,
   }),
   projects: fc.uniqueArray(fc.constantFrom(...PROJECT_NAMES), { minLength: 1, maxLength: 3 }),
+  labels: fc.uniqueArray(fc.constantFrom(...LABEL_NAMES), { maxLength: 4 }),
   issues: fc.array(
     fc.record({
       project: fc.nat(9),
@@ -42,6 +50,12 @@ const orgPlan: fc.Arbitrary<OrgPlan> = fc.record({
       title: fc.constantFrom(...TITLES),
       status: fc.constantFrom(...STATUSES),
       priority: fc.integer({ min: 1, max: 4 }),
+      estimate: fc.constantFrom(...ESTIMATES),
+      // Most issues have labels (a label filter then has something to match or miss).
+      labels: fc.oneof(
+        { arbitrary: fc.constant<number[]>([]), weight: 1 },
+        { arbitrary: fc.uniqueArray(fc.nat(9), { minLength: 1, maxLength: 3 }), weight: 3 },
+      ),
       archived: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     }),
     { maxLength: 5 },
@@ -99,7 +113,7 @@ export async function clientOf(baseUrl: string, secret: string, sub: number, org
 }
 
 /** The ids of each resource's records, of both organizations, in the order they were created. */
-export type Seeded = Record<'users' | 'projects' | 'issues' | 'comments', (number | string)[]>;
+export type Seeded = Record<'users' | 'projects' | 'labels' | 'issues' | 'comments', (number | string)[]>;
 
 async function created(client: Client, path: string, body: unknown, key: string): Promise<number | string> {
   const reply = await client.send('POST', path, body);
@@ -109,7 +123,7 @@ async function created(client: Client, path: string, body: unknown, key: string)
 
 /** Seeds both organizations as planned (admins write users and projects, members the rest). */
 export async function seed(baseUrl: string, secret: string, plans: readonly OrgPlan[]): Promise<Seeded> {
-  const seeded: Seeded = { users: [], projects: [], issues: [], comments: [] };
+  const seeded: Seeded = { users: [], projects: [], labels: [], issues: [], comments: [] };
   for (const [index, plan] of plans.entries()) {
     const org = index + 1;
     const admin = await clientOf(baseUrl, secret, org * 10 + 1, org, 'admin');
@@ -121,6 +135,12 @@ export async function seed(baseUrl: string, secret: string, plans: readonly OrgP
     }
     const projects: number[] = [];
     for (const name of plan.projects) projects.push((await created(admin, '/projects', { name }, 'project')) as number);
+    const labels: number[] = [];
+    for (const [n, name] of plan.labels.entries()) {
+      labels.push(
+        (await created(await members[n % 2]!, '/labels', { name, color: `#00${org}0${n}0` }, 'label')) as number,
+      );
+    }
     const issues: number[] = [];
     for (const issue of plan.issues) {
       const body = {
@@ -129,6 +149,8 @@ export async function seed(baseUrl: string, secret: string, plans: readonly OrgP
         title: issue.title,
         status: issue.status,
         priority: issue.priority,
+        estimate: issue.estimate,
+        labelIds: labels.length ? issue.labels.map((n) => labels[n % labels.length]) : [],
       };
       issues.push((await created(await members[0]!, '/issues', body, 'issue')) as number);
     }
@@ -143,6 +165,7 @@ export async function seed(baseUrl: string, secret: string, plans: readonly OrgP
     }
     seeded.users.push(...users);
     seeded.projects.push(...projects);
+    seeded.labels.push(...labels);
     seeded.issues.push(...issues);
   }
   return seeded;

@@ -5,10 +5,11 @@ import { type Json, type Lookup, type QueryPlan, RELATIONS, type ResourceKey, te
 // What one caller may see, read through its own unfiltered index of each resource (issues with
 // and without archived=true), and the checks that hold every other answer against it.
 
-const KEYS: readonly ResourceKey[] = ['users', 'projects', 'issues', 'comments'];
+const KEYS: readonly ResourceKey[] = ['users', 'projects', 'labels', 'issues', 'comments'];
 const NOWHERE: Record<ResourceKey, number | string> = {
   users: 987654321,
   projects: 987654321,
+  labels: 987654321,
   issues: 987654321,
   comments: '00000000-0000-4000-8000-000000000000',
 };
@@ -45,12 +46,21 @@ export function pathOf(query: QueryPlan, seeded: Seeded): string {
     const id = query.show % (ids.length + 1) === ids.length ? NOWHERE[query.resource] : ids[query.show % ids.length];
     return `/${query.resource}/${id}${params.length ? `?${params.join('&')}` : ''}`;
   }
-  for (const each of query.filters) params.push(`${each.param}=${encodeURIComponent(filterValue(each, seeded))}`);
+  params.push(...filterParams(query.filters, seeded));
   if (query.sort) params.push(`sort=${query.sort}`);
   if (query.page) params.push(`page=${query.page}`);
   if (query.perPage) params.push(`per_page=${query.perPage}`);
   if (query.resource === 'comments') params.push('count=true');
   return `/${query.resource}?${params.join('&')}`;
+}
+
+/** The `key=value` pairs of filters, one per value of an any-of (`[]`) parameter. */
+export function filterParams(filters: QueryPlan['filters'], seeded: Seeded): string[] {
+  return filters.flatMap((each) => {
+    const value = filterValue(each, seeded);
+    const values = each.param.endsWith('[]') ? value.split(',') : [value];
+    return values.map((one) => `${each.param}=${encodeURIComponent(one)}`);
+  });
 }
 
 function filterValue(each: QueryPlan['filters'][number], seeded: Seeded): string {
@@ -107,6 +117,12 @@ export function checkRecord(query: QueryPlan, record: Json, view: View, label: s
           view.wide[relation.target].get(key),
         );
       }
+    } else if (relation.kind === 'set') {
+      // Its labels the caller sees (all of them: a label is its own organization's), by id.
+      const ids = ((known as Json)[relation.key] as unknown[]).filter((id) => view.strict[relation.target].has(id));
+      expect(included, `${label}: ${name} as the caller’s own index shows them`).toEqual(
+        ids.map((id) => view.strict[relation.target].get(id)),
+      );
     } else {
       expect(Array.isArray(included), `${label}: ${name} is a list`).toBe(true);
       for (const item of included as Json[]) {
