@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexQueryString, pageOf, parseLinks } from './query-string.js';
+import { statsQueryString } from './stats.js';
 
 describe('indexQueryString', () => {
   it('writes filters, sort and paging as the server reads them', () => {
@@ -33,6 +34,13 @@ describe('indexQueryString', () => {
       'filter[status]=open&per_page=10&q=login%20crash',
     );
     expect(indexQueryString({ q: 'Straße & café' })).toBe('q=Stra%C3%9Fe%20%26%20caf%C3%A9');
+  });
+
+  it('writes the search of statistics as q too, with their filters, archived and aggregates', () => {
+    expect(statsQueryString({ filter: { status: 'open' }, q: 'login crash', archived: true, group: ['status'] })).toBe(
+      'filter[status]=open&q=login%20crash&archived=true&group=status',
+    );
+    expect(statsQueryString({ q: 'café', sum: ['estimate'] })).toBe('q=caf%C3%A9&sum=estimate');
   });
 
   it('percent-encodes values, quotes and all', () => {

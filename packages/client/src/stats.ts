@@ -6,8 +6,9 @@ import type { CallOptions, DataKey, Unmarked } from './types.js';
 type Value<M, K extends DataKey<M>> = NonNullable<Unmarked<M[K & keyof M]>>;
 
 /**
- * The parameters of a statistics call (`GET /<plural>/stats`): the index's filters and `archived`,
- * the attributes to group by (up to 3) and those to sum, and whose least and greatest values to answer.
+ * The parameters of a statistics call (`GET /<plural>/stats`): the index's filters, `q` and
+ * `archived`, the attributes to group by (up to 3) and those to sum, and whose least and greatest
+ * values to answer.
  *
  * @example
  * ```ts
@@ -22,6 +23,8 @@ export interface StatsParams<
   H extends DataKey<M>,
 > {
   filter?: ModelFilter<M>;
+  /** Search words, sent as `q` (a resource that declares `search`): only the records the index's search keeps count. */
+  q?: string;
   /** `true`: archived records count too (a resource that archives). */
   archived?: boolean;
   group?: readonly G[];
@@ -71,10 +74,12 @@ export type StatsMethod<M> = <
  * @example
  * ```ts
  * statsQueryString({ group: ['status'], sum: ['estimate'] }); // 'group=status&sum=estimate'
+ * statsQueryString({ q: 'login crash', group: ['status'] }); // 'q=login%20crash&group=status'
  * ```
  */
 export function statsQueryString(params: {
   filter?: Record<string, unknown>;
+  q?: string;
   archived?: boolean;
   group?: readonly string[];
   sum?: readonly string[];
@@ -85,6 +90,7 @@ export function statsQueryString(params: {
   for (const [field, value] of Object.entries(params.filter ?? {})) {
     if (value !== undefined) parts.push(...filterPairs(field, value as never));
   }
+  if (params.q !== undefined) parts.push(`q=${encodeURIComponent(params.q)}`);
   if (params.archived !== undefined) parts.push(`archived=${params.archived}`);
   for (const key of ['group', 'sum', 'min', 'max'] as const) {
     const names = params[key];

@@ -33,8 +33,11 @@ describe('client.stats', () => {
     expectTypeOf(all?.count).toEqualTypeOf<number | undefined>();
   });
 
-  it('takes the index filters and only attribute names', async () => {
+  it('takes the index filters, q and only attribute names', async () => {
     await client.stats({ filter: { priority: { gte: 2 } }, archived: true, max: ['priority'] });
+    await client.stats({ q: 'login crash', group: ['status'] });
+    // @ts-expect-error q is text
+    await client.stats({ q: ['login'] });
     // @ts-expect-error not an attribute
     await client.stats({ group: ['nope'] });
   });

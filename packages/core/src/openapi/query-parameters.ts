@@ -160,14 +160,17 @@ export function fieldsParameter(compiled: CompiledResource): JsonSchema | undefi
 }
 
 /**
- * The `q` parameter of an index on a resource that declares `search`, else `undefined`.
+ * The `q` parameter of an index (or of its statistics) on a resource that declares `search`, else `undefined`.
  *
  * @example
  * ```ts
- * searchParameter(compiledResource(issues))?.name; // 'q'
+ * searchParameter(compiledResource(issues), 'stats')?.name; // 'q'
  * ```
  */
-export function searchParameter(compiled: CompiledResource): JsonSchema | undefined {
+export function searchParameter(
+  compiled: CompiledResource,
+  action: 'index' | 'stats' = 'index',
+): JsonSchema | undefined {
   const fields = compiled.query.search;
   if (!fields) return undefined;
   const { plural } = compiled.resource;
@@ -175,7 +178,7 @@ export function searchParameter(compiled: CompiledResource): JsonSchema | undefi
   return {
     name: 'q',
     in: 'query',
-    description: `Search: keeps the ${plural} where every word of \`q\` begins a word of ${names} (different words may match in different fields). Words are runs of Unicode letters and digits (\`_\` and punctuation separate them); case is ignored (Unicode case folding), accents are not. Combines with the filters, \`sort\` and pages. A \`q\` without a word, with more than ${SEARCH_WORDS_MAX} words or a word longer than ${SEARCH_WORD_MAX} characters is 400. A field hidden from the caller is left out of their search.`,
+    description: `Search: keeps the ${plural} where every word of \`q\` begins a word of ${names} (different words may match in different fields). Words are runs of Unicode letters and digits (\`_\` and punctuation separate them); case is ignored (Unicode case folding), accents are not. ${action === 'index' ? 'Combines with the filters, `sort` and pages.' : 'Combines with the filters: the statistics count what the index would list.'} A \`q\` without a word, with more than ${SEARCH_WORDS_MAX} words or a word longer than ${SEARCH_WORD_MAX} characters is 400. A field hidden from the caller is left out of their search.`,
     schema: { type: 'string', minLength: 1, examples: ['login crash'] },
   };
 }

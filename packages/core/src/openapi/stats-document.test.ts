@@ -121,3 +121,50 @@ describe('the statistics of a field some callers may not read', () => {
     expect(group.description).toMatch(/admin/);
   });
 });
+
+describe('the statistics of a searched resource with listed values', () => {
+  class Ticket {
+    @IsString() @Length(1, 100) title!: string;
+    @IsIn(['open', 'done']) state!: string;
+    @IsInt() points!: number;
+  }
+  const tickets = defineResource({
+    name: 'ticket',
+    model: Ticket,
+    search: ['title'],
+    stats: { group: ['state'], sum: ['points'], min: ['points'] },
+  });
+  const doc: Json = openApiDocument([tickets]);
+  const stats = doc.paths['/tickets/stats'].get;
+
+  it('take q, as the index does and the server does', async () => {
+    const q = stats.parameters.find((p: Json) => p.name === 'q');
+    expect(q).toMatchObject({ in: 'query', schema: { type: 'string', minLength: 1 } });
+    expect(q.description).toContain('the statistics count what the index would list');
+    const api = createApi({ resources: [tickets], store: memoryStore() });
+    for (const [title, state] of [
+      ['Login crash', 'open'],
+      ['Export crash', 'done'],
+      ['Login typo', 'done'],
+    ]) {
+      expect((await callApi(api, { method: 'POST', path: '/tickets', body: { title, state, points: 1 } })).status).toBe(
+        200,
+      );
+    }
+    const reply = await callApi(api, { method: 'GET', path: '/tickets/stats?q=login&group=state' });
+    expect(reply.body).toEqual({
+      stats: [
+        { state: 'done', count: 1 },
+        { state: 'open', count: 1 },
+      ],
+    });
+  });
+
+  it("type a group's listed values as an enum (null aside), and leave sums alone", async () => {
+    const entry = stats.responses['200'].content['application/json'].schema.properties.stats.items;
+    expect(entry.properties.state).toEqual({ anyOf: [{ type: 'string', enum: ['open', 'done'] }, { type: 'null' }] });
+    expect(entry.properties.sum.properties.points.anyOf[0].anyOf[0]).toEqual({ type: 'integer' });
+    const result = await new Validator().validate(doc);
+    expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined();
+  });
+});

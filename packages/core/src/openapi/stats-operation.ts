@@ -2,7 +2,7 @@ import type { ActionTarget } from '../contract/actions.js';
 import { MAX_GROUP_ATTRIBUTES } from '../query/stats-query.js';
 import type { CompiledResource } from '../resource/compile.js';
 import type { AttributeSchema } from '../schema/types.js';
-import { filterParameters } from './query-parameters.js';
+import { filterParameters, searchParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
 import { decimalPattern, typeSchema } from './value-types.js';
@@ -61,8 +61,9 @@ function listParameter(name: string, names: ReadonlySet<string>, description: st
 }
 
 /**
- * The operation of `GET /<path>/stats`: the index's filters (and `archived`, added with the
- * access description), `group`, `sum`, `min`, `max`, and an answer typed by the attributes.
+ * The operation of `GET /<path>/stats`: the index's filters and `q` (and `archived`, added with
+ * the access description), `group`, `sum`, `min`, `max`, and an answer typed by the attributes
+ * (a listed attribute's values as an `enum`).
  */
 export function statsOperation(
   compiled: CompiledResource,
@@ -73,6 +74,9 @@ export function statsOperation(
   const { plural } = compiled.resource;
   const rules = compiled.stats as NonNullable<CompiledResource['stats']>;
   const parameters = filterParameters(compiled, relations);
+  // `q` narrows statistics as it narrows the index (the server takes it on both).
+  const search = searchParameter(compiled, 'stats');
+  if (search) parameters.push(search);
   if (rules.group.size > 0) {
     parameters.push(
       listParameter(
@@ -87,7 +91,8 @@ export function statsOperation(
   if (rules.min.size > 0) parameters.push(listParameter('min', rules.min, 'Attributes whose least value to answer.'));
   if (rules.max.size > 0)
     parameters.push(listParameter('max', rules.max, 'Attributes whose greatest value to answer.'));
-  const output = (a: AttributeSchema) => typeSchema(a, 'output');
+  // A group's value, a least or a greatest value is a record's value: one of the listed ones, if listed.
+  const output = (a: AttributeSchema) => ({ ...typeSchema(a, 'output'), ...(a.values ? { enum: [...a.values] } : {}) });
   const properties: Record<string, JsonSchema> = {};
   for (const name of rules.group) properties[name] = nullable(output(compiled.attributes.get(name) as AttributeSchema));
   properties.count = { type: 'integer', minimum: 0 };
