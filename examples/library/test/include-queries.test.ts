@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Collection, memoryStore, type Store } from '@resourcery/core';
+import { memoryStore, type Store } from '@resourcery/core';
 import { sqlStore } from '@resourcery/sql';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import Database from 'better-sqlite3';
-import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counter, countingLog, countingStore } from '../../../packages/sql/test/helpers/counting-store.js';
 import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../src/app.js';
 import { droppingLibraryTables, freshPrefix } from './helpers/library-stores.js';
@@ -17,47 +18,6 @@ import { droppingLibraryTables, freshPrefix } from './helpers/library-stores.js'
 // A page of 100 books with include=author,reviews is 3 queries: the books, their authors, their
 // reviews. On the memory store the collections count list/find calls; on SQL, Kysely's `log`
 // counts the statements the database runs.
-
-interface Counter {
-  queries: number;
-  statements: string[];
-}
-
-/** The store, with every list and find of its collections counted. */
-function countingStore(store: Store, counter: Counter): Store {
-  const count = (collection: Collection): Collection => ({
-    schema: collection.schema,
-    list: (query) => {
-      counter.queries++;
-      counter.statements.push(`${collection.schema.name}.list`);
-      return collection.list(query);
-    },
-    find: (id, where) => {
-      counter.queries++;
-      counter.statements.push(`${collection.schema.name}.find`);
-      return collection.find(id, where);
-    },
-    create: (values) => collection.create(values),
-    update: (id, changes, where) => collection.update(id, changes, where),
-    destroy: (id, where) => collection.destroy(id, where),
-    transaction: (work) => collection.transaction(work),
-  });
-  return {
-    collection: (schema) => count(store.collection(schema)),
-    transaction: (work) => store.transaction(work),
-    init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
-    close: () => store.close?.() ?? Promise.resolve(),
-    secret: (name) => (store.secret as NonNullable<Store['secret']>).call(store, name),
-  };
-}
-
-/** A Kysely instance that counts every statement it runs (and every one that fails). */
-function countingLog(counter: Counter) {
-  return (event: LogEvent) => {
-    counter.queries++;
-    counter.statements.push(event.query.sql);
-  };
-}
 
 async function post(baseUrl: string, path: string, body: unknown): Promise<{ id: number }> {
   const reply = await fetch(`${baseUrl}${path}`, {

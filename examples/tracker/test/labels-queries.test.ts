@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Collection, memoryStore, type Store } from '@resourcery/core';
+import { memoryStore, type Store } from '@resourcery/core';
 import { sqlStore } from '@resourcery/sql';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
-import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counter, countingLog, countingStore } from '../../../packages/sql/test/helpers/counting-store.js';
 import { droppingTables, SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../src/app.js';
 
@@ -20,48 +21,6 @@ import { createApp } from '../src/app.js';
 // their list and find calls; on SQL, Kysely's `log` counts the statements the database runs.
 
 const SECRET = 'labels-queries-secret';
-
-interface Counter {
-  queries: number;
-  statements: string[];
-}
-
-/** The store, with every list and find of its collections counted. */
-function countingStore(store: Store, counter: Counter): Store {
-  const count = (collection: Collection): Collection => ({
-    schema: collection.schema,
-    list: (query) => {
-      counter.queries++;
-      counter.statements.push(`${collection.schema.name}.list`);
-      return collection.list(query);
-    },
-    find: (id, where) => {
-      counter.queries++;
-      counter.statements.push(`${collection.schema.name}.find`);
-      return collection.find(id, where);
-    },
-    create: (values) => collection.create(values),
-    update: (id, changes, where) => collection.update(id, changes, where),
-    destroy: (id, where) => collection.destroy(id, where),
-    transaction: (work) => collection.transaction(work),
-    // Statistics are not counted here; the tracker's issues and users declare them.
-    ...(collection.aggregate && {
-      aggregate: (query) => (collection.aggregate as NonNullable<Collection['aggregate']>).call(collection, query),
-    }),
-  });
-  return {
-    collection: (schema) => count(store.collection(schema)),
-    transaction: (work) => store.transaction(work),
-    init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
-    close: () => store.close?.() ?? Promise.resolve(),
-    secret: (name) => (store.secret as NonNullable<Store['secret']>).call(store, name),
-  };
-}
-
-const countingLog = (counter: Counter) => (event: LogEvent) => {
-  counter.queries++;
-  counter.statements.push(event.query.sql);
-};
 
 let token = '';
 async function send(baseUrl: string, method: string, path: string, body?: unknown) {
