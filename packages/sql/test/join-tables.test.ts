@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { createApi, defineResource, manyToMany } from '@resourcery/core';
 import { resourceSchemas } from '@resourcery/core/adapter';
 import type { CollectionSchema } from '@resourcery/core/store';
-import { createTableSql, migrationsFor, runMigrations, type SqlStoreProvider, schemaSql } from '@resourcery/sql';
+import { createTableSql, schemaSql } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { IsString, Length } from 'class-validator';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { catalogDump } from './helpers/catalog-dump.js';
 import { testDatabases } from './helpers/databases.js';
+import { migratedBesideMade } from './helpers/migrated-tables.js';
 
 class Label {
   @IsString() @Length(1, 50) name!: string;
@@ -35,12 +35,6 @@ const resources = [issues, labels];
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-join-tables-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function dropMigrationTables(store: SqlStoreProvider, tablePrefix: string) {
-  for (const table of ['kysely_migration', 'kysely_migration_lock']) {
-    await store.db.schema.dropTable(`${tablePrefix}${table}`).ifExists().execute();
-  }
-}
-
 describe('the join table of a many-to-many relation', () => {
   it('is among the schemas of resourceSchemas: issue_labels, two cascading keys, unique both ways round', () => {
     const schemas = resourceSchemas(resources);
@@ -59,19 +53,7 @@ describe('the join table of a many-to-many relation', () => {
   for (const database of testDatabases(folder)) {
     describe(database.label, () => {
       it('migrations make the join table the store makes; the API starts on it and writes through it', async () => {
-        const made = database.open();
-        const migrated = database.open({ createTables: false });
-        try {
-          await createApi({ resources, store: made.store }).ready();
-          const { tablePrefix } = migrated;
-          await runMigrations(migrated.store.db, migrationsFor(resourceSchemas(resources), { tablePrefix }), {
-            tablePrefix,
-          });
-          const api = createApi({ resources, store: migrated.store });
-          await api.ready();
-          expect(await catalogDump(migrated.store, tablePrefix)).toEqual(
-            await catalogDump(made.store, made.tablePrefix),
-          );
+        await migratedBesideMade(database, resources, async ({ api }) => {
           const label = await callApi(api, { method: 'POST', path: '/labels', body: { name: 'bug' } });
           const id = (label.body as { label: { id: number } }).label.id;
           const issue = await callApi(api, { method: 'POST', path: '/issues', body: { title: 'T', labelIds: [id] } });
@@ -79,11 +61,7 @@ describe('the join table of a many-to-many relation', () => {
           expect((await callApi(api, { method: 'DELETE', path: `/labels/${id}` })).status).toBe(204);
           const after = await callApi(api, { method: 'GET', path: '/issues/1' });
           expect((after.body as { issue: unknown }).issue).toMatchObject({ labelIds: [] });
-        } finally {
-          await dropMigrationTables(migrated.store, migrated.tablePrefix);
-          await migrated.store.close();
-          await made.store.close();
-        }
+        });
       });
 
       it('a join table without its keys is refused at start, naming each', async () => {

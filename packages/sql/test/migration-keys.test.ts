@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { belongsTo, createApi, defineResource, hasMany, type ServerSet } from '@resourcery/core';
 import { compiledResource, resourceSchemas } from '@resourcery/core/adapter';
 import type { CollectionSchema } from '@resourcery/core/store';
-import { createTableSql, migrationsFor, runMigrations, type SqlStoreProvider } from '@resourcery/sql';
+import { createTableSql, migrationsFor, runMigrations } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { IsInt, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { catalogDump } from './helpers/catalog-dump.js';
 import { testDatabases } from './helpers/databases.js';
+import { dropMigrationTables, migratedBesideMade } from './helpers/migrated-tables.js';
 
 class Author {
   @IsString() @Length(1, 200) name!: string;
@@ -55,44 +55,20 @@ const folder = mkdtempSync(join(tmpdir(), 'resourcery-migration-keys-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Drops Kysely's migration tables of a prefix (the store drops its own tables on close). */
-async function dropMigrationTables(store: SqlStoreProvider, tablePrefix: string) {
-  for (const table of ['kysely_migration', 'kysely_migration_lock']) {
-    await store.db.schema.dropTable(`${tablePrefix}${table}`).ifExists().execute();
-  }
-}
-
 for (const database of testDatabases(folder)) {
   describe(database.label, () => {
     it('migrations from resourceSchemas make the tables the store makes, catalog against catalog', async () => {
-      const made = database.open();
-      const migrated = database.open({ createTables: false });
-      try {
-        await createApi({ resources, store: made.store }).ready();
-        const { tablePrefix } = migrated;
-        await runMigrations(migrated.store.db, migrationsFor(resourceSchemas(resources), { tablePrefix }), {
-          tablePrefix,
-        });
-        // The API starts on the migrated tables (the drift check finds every key) and they refuse
-        // what the store's own tables refuse.
-        const api = createApi({ resources, store: migrated.store });
-        await api.ready();
-        const [expected, actual] = [
-          await catalogDump(made.store, made.tablePrefix),
-          await catalogDump(migrated.store, tablePrefix),
-        ];
-        expect(actual).toEqual(expected);
-        expect(expected.join('\n')).toMatch(/FOREIGN KEY \W*authorId\W* REFERENCES \W*authors/);
-        expect(expected.join('\n')).toMatch(
+      // The API starts on the migrated tables (the drift check finds every key) and they refuse
+      // what the store's own tables refuse.
+      await migratedBesideMade(database, resources, async ({ api, catalog }) => {
+        expect(catalog.join('\n')).toMatch(/FOREIGN KEY \W*authorId\W* REFERENCES \W*authors/);
+        expect(catalog.join('\n')).toMatch(
           /FOREIGN KEY \W*bookId\W* REFERENCES \W*books\W* *\(\W*id\W*\) ON DELETE CASCADE/,
         );
         const orphan = await callApi(api, { method: 'POST', path: '/books', body: { title: 'T', authorId: 999 } });
         expect(orphan.status).toBe(422);
         expect((orphan.body as { errors: unknown }).errors).toEqual({ authorId: ['does not exist'] });
-      } finally {
-        await dropMigrationTables(migrated.store, migrated.tablePrefix);
-        await migrated.store.close();
-        await made.store.close();
-      }
+      });
     });
 
     it("refuses to start on tables migrated from compiledResource's schemas, which have no foreign keys", async () => {

@@ -8,7 +8,6 @@ import {
   migrationStatus,
   migrationsFor,
   runMigrations,
-  type SqlStoreProvider,
   sqlMigration,
   sqlStore,
 } from '@resourcery/sql';
@@ -17,6 +16,7 @@ import type { Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli-commands.js';
 import { testDatabases } from './helpers/databases.js';
+import { dropMigrationTables } from './helpers/migrated-tables.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-migrations-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -31,12 +31,6 @@ function addNote(tablePrefix: string): Migration {
     up: (db) => db.schema.alterTable(table).addColumn('note', 'text').execute(),
     down: (db) => db.schema.alterTable(table).dropColumn('note').execute(),
   };
-}
-
-async function dropMigrationTables(store: SqlStoreProvider, tablePrefix: string) {
-  for (const table of ['kysely_migration', 'kysely_migration_lock']) {
-    await store.db.schema.dropTable(`${tablePrefix}${table}`).ifExists().execute();
-  }
 }
 
 for (const database of testDatabases(folder)) {

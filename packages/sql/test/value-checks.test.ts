@@ -5,16 +5,16 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApi, defineResource } from '@resourcery/core';
+import { defineResource } from '@resourcery/core';
 import { resourceSchemas } from '@resourcery/core/adapter';
 import type { AttributeSchema, CollectionSchema } from '@resourcery/core/store';
-import { createTableSql, migrationsFor, runMigrations, type SqlStoreProvider } from '@resourcery/sql';
+import { createTableSql } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { IsEnum, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { catalogDump } from './helpers/catalog-dump.js';
 import { testDatabases } from './helpers/databases.js';
+import { migratedBesideMade } from './helpers/migrated-tables.js';
 
 enum Size {
   Small = 1,
@@ -44,12 +44,6 @@ const resources = [tickets];
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-value-checks-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-async function dropMigrationTables(store: SqlStoreProvider, tablePrefix: string) {
-  for (const table of ['kysely_migration', 'kysely_migration_lock']) {
-    await store.db.schema.dropTable(`${tablePrefix}${table}`).ifExists().execute();
-  }
-}
 
 /** The schema's attributes with `change` applied to the one named `field`. */
 function changed(schema: CollectionSchema, field: string, change: Partial<AttributeSchema> | 'no values') {
@@ -86,23 +80,10 @@ describe('the schema', () => {
 for (const database of testDatabases(folder)) {
   describe(database.label, () => {
     it('migrations make the CHECKs the store makes, catalog against catalog; both refuse an unlisted value', async () => {
-      const made = database.open();
-      const migrated = database.open({ createTables: false });
-      try {
-        await createApi({ resources, store: made.store }).ready();
-        const { tablePrefix } = migrated;
-        await runMigrations(migrated.store.db, migrationsFor(resourceSchemas(resources), { tablePrefix }), {
-          tablePrefix,
-        });
-        const api = createApi({ resources, store: migrated.store });
-        await api.ready(); // the drift check finds every CHECK
-        const [expected, actual] = [
-          await catalogDump(made.store, made.tablePrefix),
-          await catalogDump(migrated.store, tablePrefix),
-        ];
-        expect(actual).toEqual(expected);
-        expect(expected.join('\n')).toMatch(/tickets_status_check/);
-        expect(expected.join('\n')).toMatch(/tickets_size_check/);
+      // The API starts on the migrated tables: the drift check finds every CHECK.
+      await migratedBesideMade(database, resources, async ({ api, store, tablePrefix, catalog }) => {
+        expect(catalog.join('\n')).toMatch(/tickets_status_check/);
+        expect(catalog.join('\n')).toMatch(/tickets_size_check/);
         // A hook's unlisted value: the database refuses it, the API answers 422 naming the field.
         const sneaky = await callApi(api, { method: 'POST', path: '/tickets', body: { title: 'sneaky' } });
         expect(sneaky.status).toBe(422);
@@ -110,17 +91,13 @@ for (const database of testDatabases(folder)) {
         // A raw write, past the API: refused by the database itself.
         const table = `${tablePrefix}tickets`;
         const raw = sql`insert into ${sql.table(table)} (${sql.ref('title')}, ${sql.ref('status')}) values ('raw', 'closed')`;
-        await expect(raw.execute(migrated.store.db)).rejects.toThrow(/tickets_status_check/);
+        await expect(raw.execute(store.db)).rejects.toThrow(/tickets_status_check/);
         const fine = await callApi(api, { method: 'POST', path: '/tickets', body: { title: 'A', size: 3 } });
         expect(fine.status).toBe(200);
         expect((await callApi(api, { method: 'GET', path: '/tickets' })).body).toMatchObject({
           tickets: [{ title: 'A', status: 'open', size: 3, mood: null }],
         });
-      } finally {
-        await dropMigrationTables(migrated.store, migrated.tablePrefix);
-        await migrated.store.close();
-        await made.store.close();
-      }
+      });
     });
 
     it('the drift check names a CHECK a table lacks or holds with other values; one of another name serves', async () => {
