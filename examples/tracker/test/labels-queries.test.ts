@@ -1,17 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryStore, type Store } from '@resourcery/core';
-import { sqlStore } from '@resourcery/sql';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
-import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Counter, countingLog, countingStore } from '../../../packages/sql/test/helpers/counting-store.js';
-import { droppingTables, SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
+import { type CountedStore, type Counter, countedStores } from '../../../packages/sql/test/helpers/counting-store.js';
+import { droppingTables } from '../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../src/app.js';
 
 // CONTRACT part 4, "Many-to-many": "an index pays a bounded number of store queries whatever its
@@ -55,13 +49,7 @@ async function seed(baseUrl: string): Promise<void> {
   }
 }
 
-interface Setup {
-  store: Store;
-  counter: Counter;
-  release?: () => Promise<void>;
-}
-
-function queriesOf(label: string, setup: () => Setup): void {
+function queriesOf(label: string, setup: () => CountedStore): void {
   describe(`include=labels costs a bounded number of queries (${label})`, () => {
     let target: HttpSuiteTarget;
     let counter: Counter;
@@ -114,42 +102,11 @@ function queriesOf(label: string, setup: () => Setup): void {
   });
 }
 
-queriesOf('memory store', () => {
-  const counter: Counter = { queries: 0, statements: [] };
-  return { store: countingStore(memoryStore(), counter), counter };
-});
-
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-tracker-queries-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-queriesOf('SQLite', () => {
-  const counter: Counter = { queries: 0, statements: [] };
-  const database = new Database(join(folder, 'tracker.sqlite'));
-  database.pragma('foreign_keys = ON');
-  const db = new Kysely({ dialect: new SqliteDialect({ database }), log: countingLog(counter) });
-  return { store: sqlStore(db), counter, release: () => db.destroy() };
-});
-
 const prefix = () => `lq${Math.random().toString(36).slice(2, 8)}_`;
 
-if (serverAvailable('postgres')) {
-  queriesOf('PostgreSQL', () => {
-    const counter: Counter = { queries: 0, statements: [] };
-    const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 4 });
-    const db = new Kysely({ dialect: new PostgresDialect({ pool }), log: countingLog(counter) });
-    const tablePrefix = prefix();
-    return { store: droppingTables(sqlStore(db, { tablePrefix }), tablePrefix), counter, release: () => db.destroy() };
-  });
-}
-
-if (serverAvailable('mariadb')) {
-  queriesOf('MariaDB', () => {
-    const counter: Counter = { queries: 0, statements: [] };
-    // As the SQL store opens its own: DATETIME as text in UTC, JSON as text.
-    const options = { charset: 'utf8mb4', dateStrings: true, timezone: 'Z', jsonStrings: true } as const;
-    const pool = createPool({ uri: SERVERS.mariadb.url, connectionLimit: 4, ...options });
-    const db = new Kysely({ dialect: new MysqlDialect({ pool }), log: countingLog(counter) });
-    const tablePrefix = prefix();
-    return { store: droppingTables(sqlStore(db, { tablePrefix }), tablePrefix), counter, release: () => db.destroy() };
-  });
+for (const [label, setup] of countedStores(folder, 'tracker.sqlite', { prefix, dropping: droppingTables })) {
+  queriesOf(label, setup);
 }
