@@ -64,6 +64,7 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   list(query: ListQuery): Promise<ListResult<R>>;
   find(id: Id, where: readonly Condition[]): Promise<R | undefined>;
   create(values: Readonly<Partial<R>>): Promise<R>;
+  createMany?(values: readonly Readonly<Partial<R>>[]): Promise<R[]>; // optional: one statement for a bulk create
   update(id: Id, changes: Readonly<Partial<R>>, where: readonly Condition[]): Promise<R | undefined>;
   destroy(id: Id, where: readonly Condition[]): Promise<boolean>;
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;

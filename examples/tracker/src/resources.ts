@@ -37,6 +37,8 @@ export const labels = defineResource({
   name: 'label',
   model: Label,
   unique: ['name'],
+  // POST /api/labels?upsert=name: the organization's label of that name, updated or created.
+  upsert: ['name'],
   access: { create: writers, update: writers, destroy: admins },
 });
 
@@ -55,6 +57,8 @@ export const issues = defineResource({
     max: ['estimate', 'dueDate', 'createdAt'],
   },
   search: ['title', 'body'],
+  // POST, PATCH and DELETE /api/issues take up to 100 records at once, all or none (docs/bulk.md).
+  bulk: true,
   access: { create: writers, update: writers, destroy: admins, fields: { priority: { update: admins } } },
   relations: {
     project: belongsTo(Project, { foreignKey: 'projectId' }),

@@ -5,7 +5,7 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
-import { checkedPerPage, searchFields } from './declared-options.js';
+import { bulkOf, checkedPerPage, searchFields, upsertKeys } from './declared-options.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore } from './hooks.js';
 import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
@@ -45,6 +45,10 @@ export interface CompiledResource {
   readonly archive: string | undefined;
   /** What statistics may name (`stats`), when the resource serves them. */
   readonly stats: StatsRules | undefined;
+  /** The most records a bulk write takes (`bulk`), when the resource takes them. */
+  readonly bulk: { readonly max: number } | undefined;
+  /** The unique attributes a create may upsert by (`upsert`); empty when none. */
+  readonly upsert: ReadonlySet<string>;
   /** The fields holding the ids of a many-to-many relation (`labelIds`), with the most ids each holds. */
   readonly idSets: ReadonlyMap<string, { readonly relation: string; readonly limit: number }>;
 }
@@ -159,6 +163,8 @@ export function compile(resource: Resource): CompiledResource {
     serverValues,
     archive,
     stats: compileStats(resource.name, options.stats, attributes, shown),
+    bulk: bulkOf(resource.name, options.bulk),
+    upsert: upsertKeys(resource.name, options.upsert, unique),
     idSets,
   };
 }

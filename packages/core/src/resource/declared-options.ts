@@ -53,3 +53,43 @@ export function checkedPerPage(
   }
   return checked;
 }
+
+/**
+ * The declared `bulk`, checked: the most records one bulk write takes (default 100, at most 10,000).
+ *
+ * @example
+ * ```ts
+ * bulkOf('issue', { max: 50 }); // { max: 50 }
+ * ```
+ */
+export function bulkOf(name: string, bulk: ResourceOptions<unknown, unknown>['bulk']): { max: number } | undefined {
+  if (bulk === undefined) return undefined;
+  const max = bulk === true ? 100 : (bulk.max ?? 100);
+  if (!(Number.isSafeInteger(max) && max >= 1 && max <= 10_000)) {
+    throw new TypeError(`defineResource(${name}): bulk.max must be an integer from 1 to 10000 (got ${String(max)})`);
+  }
+  return { max };
+}
+
+/**
+ * The declared `upsert` keys, checked: each an attribute that is unique on its own.
+ *
+ * @example
+ * ```ts
+ * upsertKeys('label', ['name'], [['name']]); // Set { 'name' }
+ * ```
+ */
+export function upsertKeys(
+  name: string,
+  declared: readonly string[] | undefined,
+  unique: readonly (readonly string[])[],
+): ReadonlySet<string> {
+  for (const field of declared ?? []) {
+    if (!unique.some((set) => set.length === 1 && set[0] === field)) {
+      throw new TypeError(
+        `defineResource(${name}): upsert names "${field}", which must be unique on its own (declare unique: ['${field}'])`,
+      );
+    }
+  }
+  return new Set(declared);
+}

@@ -188,6 +188,32 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * caller is left out of their search; without `search`, `q` is a 400.
    */
   search?: readonly (keyof M & string)[];
+  /**
+   * Bulk writes (docs/bulk.md): `POST` with the plural key and a list creates 1 to `max` records
+   * (default 100), `PATCH` on the collection with a list of partial records (each with its `id`)
+   * updates them, `DELETE` on the collection with `filter[id][]` destroys them; all or none, in
+   * one transaction, each record through the same rules, steps and hooks as a single write.
+   * Off by default.
+   *
+   * @example
+   * ```ts
+   * defineResource({ name: 'issue', model: Issue, bulk: { max: 50 } });
+   * // POST /issues {"issues": [{"title": "A"}, {"title": "B"}]}
+   * ```
+   */
+  bulk?: true | { max?: number };
+  /**
+   * The unique attributes a create may upsert by (`POST /labels?upsert=name`): the record with
+   * that value within the caller's scope is updated (through the update's rules and hooks), else
+   * one is created (through the create's, so every required field must be sent). Each names an
+   * attribute of `unique` on its own. Off by default; see docs/bulk.md.
+   *
+   * @example
+   * ```ts
+   * defineResource({ name: 'label', model: Label, unique: ['name'], upsert: ['name'] });
+   * ```
+   */
+  upsert?: readonly (keyof M & string)[];
   /** Hooks of this resource; the API's own hooks run around them. */
   hooks?: Hooks<M, S>;
   steps?: Partial<Steps<M, S>>;

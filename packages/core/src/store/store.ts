@@ -143,6 +143,13 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
    */
   create(values: Readonly<Partial<R>>): Promise<R>;
   /**
+   * Stores several new records at once, all or none, and answers them in the order given, each
+   * as `create` would (ids in that order, server values, defaults, sets of ids): a bulk create.
+   * Optional: without it, the core calls `create` once per record inside a transaction. The SQL
+   * stores send one multi-row `INSERT` (and one for the join rows of all the records).
+   */
+  createMany?(values: readonly Readonly<Partial<R>>[]): Promise<R[]>;
+  /**
    * Writes exactly the given fields of the record with this id if it matches `where`, in one
    * atomic step (no read-modify-write), and the current time in its `timestamp: 'update'`
    * attribute when at least one field is given. Answers the whole record after the change, or
