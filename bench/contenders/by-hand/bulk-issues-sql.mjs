@@ -22,7 +22,10 @@ export function sqliteIssues(database, prefix) {
   const statements = new Map();
   const prepared = (text) => {
     let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = database.prepare(text)));
+    if (!statement) {
+      statement = database.prepare(text);
+      statements.set(text, statement);
+    }
     return statement;
   };
   const table = (name) => quote(`${prefix}${name}`);
