@@ -35,6 +35,8 @@ const HELP = `Usage: node bench/bulk.mjs [options]
   --variants A,B    singles, bulk, by-hand (default all; one alone, for a CPU profile)
   --pg-url URL      server to use (default $PG_URL or postgres://postgres@127.0.0.1:5432/test); the
                     benchmark's tables are bulk_* in its own database (${BENCH_DATABASE})
+  --uniform         every entry sends every field (null where it has no value), rather than a
+                    mix of entries that leave different optional fields out
   --source          the library from its sources (esbuild) rather than the built dist/
   --help            this text`;
 
@@ -46,6 +48,7 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '100' },
     variants: { type: 'string', default: 'singles,bulk,by-hand' },
     'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    uniform: { type: 'boolean', default: false },
     source: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -120,6 +123,9 @@ const VOCABULARY =
     ' ',
   );
 
+/** With --uniform, every entry sends every field (`null` or the default where the mixed one leaves it out). */
+const UNIFORM = { body: null, status: 'open', priority: 3, assigneeId: null, dueDate: null, estimate: null, labelIds: [] };
+
 /** `RECORDS` issues of organization 1 (its `seeded` projects, users and labels), the same for a seed. */
 function batchOf(seed, seeded) {
   const random = generator(seed);
@@ -136,7 +142,7 @@ function batchOf(seed, seeded) {
     if (random() < 0.6) entry.estimate = `${int(40)}.${String(int(100)).padStart(2, '0')}`;
     const labels = new Set(Array.from({ length: int(4) }, () => pick(seeded.labels)));
     if (labels.size > 0 || random() < 0.2) entry.labelIds = [...labels];
-    return entry;
+    return args.uniform ? { ...UNIFORM, ...entry } : entry;
   });
 }
 
