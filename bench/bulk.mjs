@@ -13,17 +13,18 @@
 // fields. Usage:
 //   npm run build && node bench/bulk.mjs [--only sqlite,postgres] [--rounds 40]
 //   node --cpu-prof --cpu-prof-dir=bench/results/profiles bench/bulk.mjs --only postgres --variants bulk
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { bulkIssuesByHand } from './contenders/by-hand/bulk-issues.mjs';
 import { postgresIssues, sqliteIssues } from './contenders/by-hand/bulk-issues-sql.mjs';
-import { BENCH_DATABASE, benchPostgresPool, percentile } from './lib/sql-bench.mjs';
+import { BENCH_DATABASE, benchPostgresPool, cpuClock, percentile } from './lib/sql-bench.mjs';
 import { median } from './lib/stats.mjs';
 import { importBundle } from './lib/workspace.mjs';
 
@@ -124,7 +125,15 @@ const VOCABULARY =
   );
 
 /** With --uniform, every entry sends every field (`null` or the default where the mixed one leaves it out). */
-const UNIFORM = { body: null, status: 'open', priority: 3, assigneeId: null, dueDate: null, estimate: null, labelIds: [] };
+const UNIFORM = {
+  body: null,
+  status: 'open',
+  priority: 3,
+  assigneeId: null,
+  dueDate: null,
+  estimate: null,
+  labelIds: [],
+};
 
 /** `RECORDS` issues of organization 1 (its `seeded` projects, users and labels), the same for a seed. */
 function batchOf(seed, seeded) {
@@ -242,6 +251,12 @@ async function openPostgres() {
   });
   return {
     label: `PostgreSQL ${version.split(' ')[0]}`,
+    // The CPU time of this process and of the database's server processes that serve it (the
+    // library's pool and the route's), once both pools are open.
+    clock: async () => {
+      const { rows } = await pool.query('select pid from pg_stat_activity where datname = $1', [BENCH_DATABASE]);
+      return cpuClock(rows.map((row) => row.pid));
+    },
     api,
     route: byHand(postgresIssues(pool, PREFIX)),
     count: async () => Number((await pool.query(`select count(*) from ${PREFIX}issues`)).rows[0].count),
@@ -343,37 +358,46 @@ async function measure(target, seeded) {
   const times = Object.fromEntries(VARIANTS.map((name) => [name, []]));
   const cpu = Object.fromEntries(VARIANTS.map((name) => [name, []]));
   const latencies = [];
+  let clock = cpuClock();
   for (let round = -WARMUP; round < ROUNDS; round++) {
+    if (round === 0 && target.clock) clock = await target.clock();
     const batch = batchOf(round + 1000, seeded);
     const start = ((round % VARIANTS.length) + VARIANTS.length) % VARIANTS.length;
     for (let n = 0; n < VARIANTS.length; n++) {
       const name = VARIANTS[(start + n) % VARIANTS.length];
       const run = variants[name](batch, round < 0 ? [] : latencies);
-      const used = process.cpuUsage();
+      const used = clock();
       const started = performance.now();
       await run();
       const elapsed = performance.now() - started;
-      const { user, system } = process.cpuUsage(used);
       if (round < 0) continue;
       times[name].push(elapsed);
-      cpu[name].push((user + system) / 1000);
+      cpu[name].push(clock() - used);
     }
-    process.stdout.write(`\r${target.label}: round ${round + 1} of ${ROUNDS}   `);
+    const where = round < 0 ? `warm-up ${round + WARMUP + 1} of ${WARMUP}` : `round ${round + 1} of ${ROUNDS}`;
+    process.stdout.write(`\r${target.label}: ${where}   `);
   }
   process.stdout.write('\n');
-  return { times, cpu, latencies };
+  return { times, cpu, latencies, servers: clock.servers };
 }
 
-/** The median of the rounds' ratios `a / b` (each round's two batches ran back to back), and their range. */
-function ratio(a, b) {
+/**
+ * The rounds' ratios `a / b` (each round's batches ran back to back, under the same load): their
+ * median, range, and in how many rounds they reached `target`.
+ */
+function ratio(a, b, target) {
   if (!a || !b) return undefined;
   const each = a.map((value, round) => value / b[round]);
-  return { median: median(each), min: Math.min(...each), max: Math.max(...each) };
+  const reached = each.filter((value) => value >= target).length;
+  return { median: median(each), min: Math.min(...each), max: Math.max(...each), reached, rounds: each.length, target };
 }
 
 const sorted = (list) => [...list].sort((x, y) => x - y);
 const ms = (value) => value.toFixed(value < 10 ? 2 : 1);
 const times = (value) => `${value.toFixed(value < 10 ? 2 : 1)}×`;
+const judged = (r) =>
+  `${times(r.median)} (${times(r.min)}–${times(r.max)}, ${r.reached}/${r.rounds} rounds ≥ ${r.target}×) ${r.median >= r.target ? 'met' : '**not met**'}`;
+const p50p99 = (list) => `${ms(percentile(sorted(list), 50))} / ${ms(percentile(sorted(list), 99))}`;
 
 const rows = [];
 const loaders = { sqlite: openSqlite, postgres: openPostgres };
@@ -381,50 +405,47 @@ for (const name of args.only.split(',')) {
   const target = await loaders[name]();
   const seeded = await seed(target.api);
   const fields = await check(target, seeded);
-  console.log(`${target.label}: checks passed (same answers; the bad batch refused at the same ${fields} fields)`);
+  console.log(`${target.label}: checks passed (same answers; the bad batches refused at the same ${fields} fields)`);
   const result = await measure(target, seeded);
   await target.close();
-  const speedup = ratio(result.times.singles, result.times.bulk);
-  const against = ratio(result.times['by-hand'], result.times.bulk);
-  const cpuAgainst = ratio(result.cpu['by-hand'], result.cpu.bulk);
-  rows.push({ label: target.label, ...result, speedup, against, cpuAgainst });
+  const row = {
+    label: target.label,
+    ...result,
+    speedup: ratio(result.times.singles, result.times.bulk, 10),
+    cpuSpeedup: ratio(result.cpu.singles, result.cpu.bulk, 10),
+    against: ratio(result.times['by-hand'], result.times.bulk, 0.8),
+    cpuAgainst: ratio(result.cpu['by-hand'], result.cpu.bulk, 0.8),
+  };
+  rows.push(row);
+  const cpuOf =
+    result.servers > 0 ? `this process and the ${result.servers} database processes serving it` : 'this process';
+  console.log(`  ms per batch of ${RECORDS}, p50 / p99 of ${ROUNDS} rounds; CPU: ${cpuOf}`);
   for (const variant of VARIANTS) {
-    const list = sorted(result.times[variant]);
     console.log(
-      `  ${NAMES[variant].padEnd(22)} p50 ${ms(percentile(list, 50)).padStart(7)} ms  p99 ${ms(percentile(list, 99)).padStart(7)} ms  CPU p50 ${ms(median(result.cpu[variant])).padStart(7)} ms`,
+      `  ${NAMES[variant].padEnd(22)} ${p50p99(result.times[variant]).padStart(16)}   CPU ${p50p99(result.cpu[variant])}`,
     );
   }
-  if (result.latencies.length > 0) {
-    const list = sorted(result.latencies);
-    console.log(`  one single create      p50 ${ms(percentile(list, 50))} ms  p99 ${ms(percentile(list, 99))} ms`);
-  }
-  if (speedup)
-    console.log(
-      `  bulk vs singles: ${times(speedup.median)} faster (rounds ${times(speedup.min)}–${times(speedup.max)}; target ≥ 10×: ${speedup.median >= 10 ? 'met' : 'NOT met'})`,
-    );
-  if (against)
-    console.log(
-      `  bulk vs by hand: ${times(against.median)} its speed (rounds ${times(against.min)}–${times(against.max)}; CPU ${times(cpuAgainst.median)}; target ≥ 0.8×: ${against.median >= 0.8 ? 'met' : 'NOT met'})`,
-    );
+  if (result.latencies.length > 0)
+    console.log(`  ${'one single create'.padEnd(22)} ${p50p99(result.latencies).padStart(16)}`);
+  if (row.speedup) console.log(`  bulk vs singles (time a / b): ${judged(row.speedup)}; CPU ${judged(row.cpuSpeedup)}`);
+  if (row.against) console.log(`  bulk vs by hand (time c / b): ${judged(row.against)}; CPU ${judged(row.cpuAgainst)}`);
 }
 
+const results = fileURLToPath(new URL('results/', import.meta.url));
+const file = join(results, `bulk-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.json`);
+mkdirSync(results, { recursive: true });
+writeFileSync(file, JSON.stringify({ args, records: RECORDS, rows }, null, 2));
 if (VARIANTS.length === 3) {
   console.log(
-    `\n${RECORDS} records a batch, ${ROUNDS} rounds (+${WARMUP} untimed); ms per batch, p50 / p99 of the rounds:\n`,
+    `\n${args.uniform ? 'Uniform' : 'Mixed'} batches of ${RECORDS} records, ${ROUNDS} rounds (+${WARMUP} untimed); every round in ${relative(process.cwd(), file)}\n`,
   );
   console.log(
-    '| store | 100 single creates (a) | 1 bulk create (b) | by hand, 1 INSERT (c) | b vs a (≥ 10×) | b vs c (≥ 0.8×) |',
+    `| store | ${RECORDS} single creates (a) | 1 bulk create (b) | by hand, 1 INSERT (c) | b vs a: time, CPU (target ≥ 10×) | b vs c: time, CPU (target ≥ 0.8×) |`,
   );
   console.log('| --- | --: | --: | --: | --: | --: |');
   for (const row of rows) {
-    const cell = (variant) => {
-      const list = sorted(row.times[variant]);
-      return `${ms(percentile(list, 50))} / ${ms(percentile(list, 99))}`;
-    };
-    const judged = (r, target) =>
-      `${times(r.median)} (${times(r.min)}–${times(r.max)}) ${r.median >= target ? 'met' : '**not met**'}`;
     console.log(
-      `| ${row.label} | ${cell('singles')} | ${cell('bulk')} | ${cell('by-hand')} | ${judged(row.speedup, 10)} | ${judged(row.against, 0.8)} |`,
+      `| ${row.label} | ${p50p99(row.times.singles)} | ${p50p99(row.times.bulk)} | ${p50p99(row.times['by-hand'])} | ${judged(row.speedup)}; ${times(row.cpuSpeedup.median)} | ${judged(row.against)}; ${times(row.cpuAgainst.median)} |`,
     );
   }
 }
