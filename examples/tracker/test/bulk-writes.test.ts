@@ -125,6 +125,65 @@ function bulkOf(label: string, setup: () => CountedStore): void {
         ).toHaveLength(1);
     });
 
+    it('the foreign keys and label ids of a bulk create are looked up once per relation, however many ids; another organization’s are 422', async () => {
+      const made = async (path: string, name: string, body: Record<string, unknown>, as = token) => {
+        const saved = token;
+        token = as;
+        const reply = await send(target.baseUrl, 'POST', path, { [name]: body });
+        token = saved;
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        return (reply.body[name] as { id: number }).id;
+      };
+      const ids = { projects: [] as number[], users: [] as number[], labels: [] as number[] };
+      for (let n = 0; n < 5; n++) {
+        ids.projects.push(await made('/projects', 'project', { name: `Spread ${n}` }));
+        ids.users.push(
+          await made('/users', 'user', { name: `Dev ${n}`, email: `dev${n}@one.example`, role: 'member' }),
+        );
+        ids.labels.push(await made('/labels', 'label', { name: `spread-${n}`, color: '#0000aa' }));
+      }
+      const other = await new SignJWT({ sub: '1', org: 2, role: 'admin' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET));
+      const elsewhere = {
+        projectId: await made('/projects', 'project', { name: 'Elsewhere' }, other),
+        assigneeId: await made('/users', 'user', { name: 'Bo', email: 'bo@two.example', role: 'member' }, other),
+        labelId: await made('/labels', 'label', { name: 'elsewhere', color: '#aa0000' }, other),
+      };
+      const sent = Array.from({ length: 100 }, (_, n) => ({
+        projectId: ids.projects[n % 5],
+        title: `Spread ${n}`,
+        assigneeId: ids.users[(n * 3) % 5],
+        labelIds: [ids.labels[n % 5], ids.labels[(n + 2) % 5]],
+      }));
+      counter.queries = 0;
+      counter.statements = [];
+      const reply = await send(target.baseUrl, 'POST', '/issues', { issues: sent });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      const log = counter.statements.join('\n');
+      // (The memory store's transactions are not counted.)
+      for (const table of label === 'memory store' ? [] : ['projects', 'users', 'labels']) {
+        const lookups = new RegExp(`^select .* from ["\`]?\\w*${table}["\`]? `, 'i');
+        expect(
+          counter.statements.filter((statement) => lookups.test(statement)),
+          log,
+        ).toHaveLength(1);
+      }
+      const bad = sent.map((entry) => ({ ...entry }));
+      Object.assign(bad[10] as object, { projectId: elsewhere.projectId });
+      Object.assign(bad[20] as object, { assigneeId: elsewhere.assigneeId });
+      Object.assign(bad[30] as object, { labelIds: [ids.labels[0], elsewhere.labelId] });
+      const before = await total();
+      const refused = await send(target.baseUrl, 'POST', '/issues', { issues: bad });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.errors).toEqual({
+        '/issues/10/projectId': ['does not exist'],
+        '/issues/20/assigneeId': ['does not exist'],
+        '/issues/30/labelIds': ['does not exist'],
+      });
+      expect(await total()).toBe(before);
+    });
+
     it('an after hook that throws on the 57th record of a bulk update rolls back the 56 written before it', async () => {
       const made = await send(target.baseUrl, 'POST', '/issues', {
         issues: drafts(project, 100).map((draft) => ({ ...draft, title: draft.title.replace('Import', 'Open') })),

@@ -2,6 +2,7 @@ import type { NeutralRequest } from '../http/neutral.js';
 import type { StoredRecord } from '../store/store.js';
 import { answerCreated, prepareCreate } from './actions.js';
 import { answeredEntry, atRecord, entryObject, Failures, recordRequest } from './bulk-records.js';
+import { lookUpReferences } from './bulk-references.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
@@ -50,6 +51,8 @@ export async function createRecords(
     failures.throwIfAny();
     return answers;
   }
+  // The records' foreign keys looked up once per relation, unless a before hook runs first (it may change what they name).
+  if (hooks.before.create.length === 0) await lookUpReferences(ctx, entries as Record<string, unknown>[]);
   // Every record up to its write: its before hooks, scope, and body checked and prepared.
   for (const [index, record] of records.entries()) {
     try {
