@@ -2,6 +2,7 @@ import type { NeutralRequest } from '../http/neutral.js';
 import type { StoredRecord } from '../store/store.js';
 import { answerCreated, prepareCreate } from './actions.js';
 import { answeredEntry, atRecord, entryObject, Failures, recordRequest } from './bulk-records.js';
+import { uniqueInBatch } from './bulk-unique.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
@@ -64,7 +65,13 @@ export async function createRecords(
   }
   failures.throwIfAny();
   const writing = records.filter((record) => !record.responded);
-  const written = await writeAll(ctx, writing);
+  const written = await writeAll(ctx, writing).catch((error: unknown) => {
+    throw uniqueInBatch(
+      ctx,
+      error,
+      records.map((record) => (record.responded ? undefined : record.input)),
+    );
+  });
   const answers: unknown[] = [];
   for (const [index, record] of records.entries()) {
     if (record.responded) {
