@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountedStore, type Counter, countedStores } from '../../../packages/sql/test/helpers/counting-store.js';
 import { droppingTables } from '../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../src/app.js';
+import { comments } from '../src/resources.js';
 
 // CONTRACT part 4, "Bulk writes", as a team's hooks meet them, on every store: an after hook that
 // throws on one record of a batch, once records are written, rolls the whole batch back. And the
@@ -21,10 +22,22 @@ function refuse(title: unknown): void {
   if (title === REFUSED) throw new HttpError(409, 'conflict', { detail: `${REFUSED} is refused by a hook` });
 }
 
-/** A team's hooks: after hooks on the creates and updates of issues. */
+/**
+ * A team's hooks: after hooks on the creates and updates of issues; an issue titled `Audited …`
+ * gets a comment written by the hook (an audit trail), in the request's transaction.
+ */
 const hooks: Hooks<unknown> = {
   after: {
-    create: (ctx) => refuse(ctx.resource.name === 'issue' && (ctx.record as { title?: unknown }).title),
+    create: async (ctx) => {
+      if (ctx.resource.name !== 'issue') return;
+      const record = ctx.record as { id: number; orgId: number; title: string };
+      if (record.title.startsWith('Audited')) {
+        await ctx
+          .collectionOf(comments)
+          .create({ orgId: record.orgId, issueId: record.id, authorId: 1, body: `created ${record.title}` });
+      }
+      refuse(record.title);
+    },
     update: (ctx) => {
       const record = ctx.record as { title?: unknown; status?: unknown };
       if (record.status === 'done') refuse(record.title);
@@ -92,12 +105,20 @@ function bulkOf(label: string, setup: () => CountedStore): void {
       await release?.();
     });
 
-    it('an after hook that throws on record 57 of 100 creates is that record’s 409, and nothing is stored', async () => {
+    it('an after hook that throws on record 57 of 100 creates is that record’s 409, and nothing is stored, audit rows included', async () => {
       const before = await total();
-      const reply = await send(target.baseUrl, 'POST', '/issues', { issues: drafts(project, 100) });
+      const audited = drafts(project, 100).map((draft, n) => (n < 10 ? { ...draft, title: `Audited ${n}` } : draft));
+      const reply = await send(target.baseUrl, 'POST', '/issues', { issues: audited });
       expect(reply.status, JSON.stringify(reply.body)).toBe(409);
       expect(reply.body.detail).toBe(`/issues/56: ${REFUSED} is refused by a hook`);
       expect(await total()).toBe(before);
+      expect((await send(target.baseUrl, 'GET', '/comments?per_page=100')).body.comments).toEqual([]);
+      // Without the refused record, the issues and their audit rows are all there.
+      const kept = await send(target.baseUrl, 'POST', '/issues', { issues: audited.slice(0, 50) });
+      expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+      expect(await total()).toBe(before + 50);
+      const written = (await send(target.baseUrl, 'GET', '/comments?per_page=100')).body.comments as unknown[];
+      expect(written).toHaveLength(10);
     });
 
     it('a bulk create of 100 issues with labels is one multi-row INSERT (and one for the join rows)', async () => {

@@ -3,6 +3,7 @@ import type { StoredRecord } from '../store/store.js';
 import { answerCreated, prepareCreate } from './actions.js';
 import { answeredEntry, atRecord, entryObject, Failures, recordRequest } from './bulk-records.js';
 import { lookUpReferences } from './bulk-references.js';
+import { uniqueInBatch } from './bulk-unique.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
@@ -67,7 +68,13 @@ export async function createRecords(
   }
   failures.throwIfAny();
   const writing = records.filter((record) => !record.responded);
-  const written = await writeAll(ctx, writing);
+  const written = await writeAll(ctx, writing).catch((error: unknown) => {
+    throw uniqueInBatch(
+      ctx,
+      error,
+      records.map((record) => (record.responded ? undefined : record.input)),
+    );
+  });
   const answers: unknown[] = [];
   for (const [index, record] of records.entries()) {
     if (record.responded) {

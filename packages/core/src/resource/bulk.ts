@@ -7,6 +7,7 @@ import { parseId } from '../schema/convert.js';
 import type { Id } from '../schema/types.js';
 import { createRecords } from './bulk-create.js';
 import { Answered, answeredEntry, entryObject, Failures, pointer, recordRequest } from './bulk-records.js';
+import { TakenInBatch, takenRecords } from './bulk-unique.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import { admit } from './guard.js';
@@ -72,6 +73,7 @@ async function allOrNone(ctx: Context, work: () => Promise<unknown[]>): Promise<
   try {
     return await ctx.transaction(work);
   } catch (error) {
+    if (error instanceof TakenInBatch) throw await takenRecords(ctx, error);
     if (!(error instanceof Answered)) throw error;
     const { record } = error;
     Object.assign(ctx.headers, record.headers);
