@@ -1,8 +1,10 @@
 import { defaultRoles } from '../access/principal.js';
 import { ACTION_NAMES } from '../contract/actions.js';
+import { storeErrorToHttp } from '../errors/store-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
 import { describeApi } from '../openapi/serve-description.js';
+import { runMany, takesMany } from '../resource/bulk.js';
 import { type CompiledResource, type HooksByAction, hooksByAction } from '../resource/compile.js';
 import { Context } from '../resource/context.js';
 import { compiledResource } from '../resource/define-resource.js';
@@ -23,7 +25,7 @@ import { mergeHooks } from './merge-hooks.js';
 import { observed, type Seen, withNosniff } from './observe.js';
 import { keysLoader, Readiness } from './readiness.js';
 import { allowHeaders, type Routable, route } from './route.js';
-import { problemFor, storeErrorToHttp } from './to-problem.js';
+import { problemFor } from './to-problem.js';
 import { inSpan, requestTracer, traceAction } from './tracing.js';
 
 interface Mounted extends Routable {
@@ -83,7 +85,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     mounted.set(resource.path, {
       name: resource.name,
       enabled: compiled.enabled,
-      allow: allowHeaders(compiled.enabled),
+      allow: allowHeaders(compiled.enabled, compiled.bulk !== undefined),
+      bulk: compiled.bulk !== undefined,
       idType: compiled.schema.attributes[0]?.type === 'uuid' ? 'uuid' : 'integer',
       compiled,
       self,
@@ -121,6 +124,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       api: resources,
     });
     ctx.principal = principal;
+    ctx.bulk = routed.bulk === true;
     if (seen) {
       seen.resource = target.name;
       seen.action = routed.action;
@@ -128,7 +132,10 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       if (seen.tracer) seen.span = traceAction(ctx, seen.tracer, target.name);
     }
     const span = seen?.span;
-    await (span ? inSpan(span, () => runAction(ctx, target.hooks, request)) : runAction(ctx, target.hooks, request));
+    // Bulk writes and upserts run each of their records through the action's lifecycle.
+    const run = () =>
+      takesMany(ctx, request) ? runMany(ctx, target.hooks, request) : runAction(ctx, target.hooks, request);
+    await (span ? inSpan(span, run) : run());
     // The context is done with: its headers become the response's.
     const headers = ctx.headers;
     if (ctx.result === undefined) return { status: ctx.status, headers };

@@ -1,10 +1,11 @@
 import type { Span, Tracer } from '@opentelemetry/api';
 import { HttpError } from '../errors/http-error.js';
+import { storeErrorToHttp } from '../errors/store-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
 import { requestIdOf } from '../http/request-id.js';
 import { type Logger, logRequest, type RequestLine } from './logger.js';
-import { problemFor, storeErrorToHttp } from './to-problem.js';
+import { problemFor } from './to-problem.js';
 import { endActionSpan } from './tracing.js';
 
 /** What an observed request's answer learns of it: its resource and action, and its span. */

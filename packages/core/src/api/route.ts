@@ -23,12 +23,14 @@ export interface Routable {
   readonly allow: Readonly<Record<ActionTarget, string>>;
   /** The type of the ids in member paths. */
   readonly idType: 'integer' | 'uuid';
+  /** Whether the collection takes bulk updates and destroys (`PATCH` and `DELETE` on `/<path>`). */
+  readonly bulk: boolean;
 }
 
 /** The `Allow` headers of a resource serving `enabled` actions. */
-export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTarget, string> {
+export function allowHeaders(enabled: ReadonlySet<ActionName>, bulk = false): Record<ActionTarget, string> {
   return {
-    collection: allowedMethods(enabled, 'collection'),
+    collection: allowedMethods(enabled, 'collection', bulk),
     member: allowedMethods(enabled, 'member'),
     stats: allowedMethods(enabled, 'stats'),
   };
@@ -37,7 +39,14 @@ export function allowHeaders(enabled: ReadonlySet<ActionName>): Record<ActionTar
 /** A request routed to one resource: the action (or `OPTIONS`) and, for a member, its id. */
 export type Route<T> =
   | { readonly target: T; readonly options: string }
-  | { readonly target: T; readonly options?: undefined; readonly action: ActionName; readonly id: Id | undefined };
+  | {
+      readonly target: T;
+      readonly options?: undefined;
+      readonly action: ActionName;
+      readonly id: Id | undefined;
+      /** A bulk update or destroy (`PATCH` or `DELETE` on the collection). */
+      readonly bulk?: true;
+    };
 
 /**
  * Routes a request by the action table: `/<path>` and `/<path>/<id>`. Throws 404 for an
@@ -55,13 +64,15 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
     rawId === undefined ? 'collection' : rawId === STATS && target.enabled.has('stats') ? 'stats' : 'member';
   const allow = target.allow[where];
   if (request.method === 'OPTIONS') return { target, options: allow };
-  const action = actionFor(request.method, where);
+  const action = actionFor(request.method, where, target.bulk);
   if (!action || !target.enabled.has(action)) {
     throw new HttpError(405, 'method_not_allowed', {
       detail: `${echo(request.method, 20)} is not allowed on ${echo(request.basePath + request.path)}; allowed: ${allow}`,
       headers: { Allow: allow },
     });
   }
+  if (where === 'collection' && (action === 'update' || action === 'destroy'))
+    return { target, action, id: 0, bulk: true };
   if (where !== 'member') return { target, action, id: 0 };
   // An id that cannot exist is answered 404 where a missing record is, after the 401 and 403 of
   // the caller and the body's own 400s.

@@ -93,19 +93,19 @@ export function endActionSpan(span: Span, status: number, error?: unknown): void
   span.end();
 }
 
-type Operation = 'list' | 'find' | 'create' | 'update' | 'destroy' | 'aggregate';
+type Operation = 'list' | 'find' | 'create' | 'createMany' | 'update' | 'destroy' | 'aggregate';
 
 /** How many rows a store call answered. */
 function rowsOf(operation: Operation, result: unknown): number {
   if (operation === 'list') return (result as { records: unknown[] }).records.length;
-  if (operation === 'aggregate') return (result as unknown[]).length;
+  if (operation === 'aggregate' || operation === 'createMany') return (result as unknown[]).length;
   if (operation === 'destroy') return result ? 1 : 0;
   return result === undefined ? 0 : 1;
 }
 
 /**
  * The collection with a child span of `parent` around each store call (list, find, create,
- * update, destroy), named `<resource>.store.<operation>`: attributes resource, operation and
+ * createMany, update, destroy, aggregate), named `<resource>.store.<operation>`: attributes resource, operation and
  * rows. The collection its `transaction` hands over is traced too. The parent is passed
  * explicitly, so no context manager (Node's `AsyncLocalStorage`) is needed.
  */
@@ -144,5 +144,6 @@ export function tracedCollection(
     update: traced('update'),
     destroy: traced('destroy'),
     ...(collection.aggregate ? { aggregate: traced('aggregate') } : {}),
+    ...(collection.createMany ? { createMany: traced('createMany') } : {}),
   } as Collection;
 }

@@ -37,19 +37,32 @@ export const ACTIONS: readonly ActionSpec[] = Object.freeze([
 /** The action names, in the table's order. */
 export const ACTION_NAMES: readonly ActionName[] = ACTIONS.map((spec) => spec.name);
 
-/** The action a method asks for on a target (`HEAD` is `GET` without a body), if any. */
-export function actionFor(method: string, target: ActionTarget): ActionName | undefined {
+/**
+ * The bulk writes of a resource that takes them (CONTRACT part 4): `PATCH` and `DELETE` on the
+ * collection update and destroy several records (a bulk create is a `POST` with a list).
+ */
+export const BULK_ACTIONS: readonly ActionSpec[] = Object.freeze([
+  { name: 'update', method: 'PATCH', target: 'collection', status: 200 },
+  { name: 'destroy', method: 'DELETE', target: 'collection', status: 204 },
+] as const);
+
+/**
+ * The action a method asks for on a target (`HEAD` is `GET` without a body), if any; with
+ * `bulk`, also the bulk writes on the collection.
+ */
+export function actionFor(method: string, target: ActionTarget, bulk = false): ActionName | undefined {
   const verb = method === 'HEAD' ? 'GET' : method;
-  return ACTIONS.find((spec) => spec.method === verb && spec.target === target)?.name;
+  const matches = (spec: ActionSpec) => spec.method === verb && spec.target === target;
+  return ACTIONS.find(matches)?.name ?? (bulk ? BULK_ACTIONS.find(matches)?.name : undefined);
 }
 
 /**
- * The `Allow` header of a target when only `enabled` actions are served: their methods in the
- * table's order, `HEAD` after `GET`, and always `OPTIONS`.
+ * The `Allow` header of a target when only `enabled` actions are served (and, with `bulk`, the
+ * bulk writes): their methods in the table's order, `HEAD` after `GET`, and always `OPTIONS`.
  */
-export function allowedMethods(enabled: ReadonlySet<ActionName>, target: ActionTarget): string {
+export function allowedMethods(enabled: ReadonlySet<ActionName>, target: ActionTarget, bulk = false): string {
   const methods: string[] = [];
-  for (const spec of ACTIONS) {
+  for (const spec of bulk ? [...ACTIONS, ...BULK_ACTIONS] : ACTIONS) {
     if (spec.target !== target || !enabled.has(spec.name)) continue;
     methods.push(spec.method);
     if (spec.method === 'GET') methods.push('HEAD');

@@ -129,6 +129,25 @@ async function lostRace(ctx: Context, where: Condition[]): Promise<Error> {
   return gone(ctx);
 }
 
+/**
+ * A create up to its write: the body read, its fields checked against the caller's rules, and
+ * validated and prepared into `ctx.input` (a bulk create then writes all its records at once).
+ */
+export async function prepareCreate(ctx: Context, request: NeutralRequest): Promise<void> {
+  checkIfMatch(request.headers['if-match'], undefined);
+  const body = await readBody(ctx, request);
+  checkFieldRules(ctx, body);
+  await takeInput(ctx, body);
+}
+
+/** A create after its write: the record answered, with its `Location` and `ETag`. */
+export async function answerCreated(ctx: Context, request: NeutralRequest, record: Rec): Promise<void> {
+  ctx.record = record;
+  ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
+  ctx.headers.ETag = etagOf(ctx.keys.etag, record);
+  ctx.result = await single(ctx, record);
+}
+
 /** The work of each action between the before and after hooks. */
 export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: NeutralRequest) => Promise<void>> = {
   async index(ctx, request) {
@@ -160,15 +179,8 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
     ctx.result = await single(ctx, record);
   },
   async create(ctx, request) {
-    checkIfMatch(request.headers['if-match'], undefined);
-    const body = await readBody(ctx, request);
-    checkFieldRules(ctx, body);
-    await takeInput(ctx, body);
-    const record = await ctx.compiled.steps.create(ctx);
-    ctx.record = record;
-    ctx.headers.Location = `${request.basePath}/${ctx.resource.path}/${record.id}`;
-    ctx.headers.ETag = etagOf(ctx.keys.etag, record);
-    ctx.result = await single(ctx, record);
+    await prepareCreate(ctx, request);
+    await answerCreated(ctx, request, await ctx.compiled.steps.create(ctx));
   },
   async update(ctx, request) {
     let record: Rec | undefined;

@@ -45,9 +45,8 @@ export interface CompiledResource {
   readonly archive: string | undefined;
   /** What statistics may name (`stats`), when the resource serves them. */
   readonly stats: StatsRules | undefined;
-  /** The most records a bulk write takes (`bulk`), when the resource takes them. */
+  /** The most records a bulk write takes (`bulk`), when it takes them; the keys to upsert by (`upsert`). */
   readonly bulk: { readonly max: number } | undefined;
-  /** The unique attributes a create may upsert by (`upsert`); empty when none. */
   readonly upsert: ReadonlySet<string>;
   /** The fields holding the ids of a many-to-many relation (`labelIds`), with the most ids each holds. */
   readonly idSets: ReadonlyMap<string, { readonly relation: string; readonly limit: number }>;

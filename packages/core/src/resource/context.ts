@@ -2,6 +2,7 @@ import type { Principal } from '../access/principal.js';
 import type { FieldView } from '../access/resource-access.js';
 import type { ActionName } from '../contract/actions.js';
 import { type Keys, keysOfProcess } from '../http/keys.js';
+import type { NeutralRequest } from '../http/neutral.js';
 import { requestIdOf } from '../http/request-id.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
@@ -33,6 +34,8 @@ export class Context {
   where: Condition[] = [];
   readonly headers: Record<string, string> = {};
   responded = false;
+  /** A bulk update or destroy (`PATCH` or `DELETE` on the collection); a bulk create is told by its body. */
+  bulk = false;
   readonly resource: Resource;
   /** Who the request comes from, as the API's `authenticate` answered; `undefined` when anonymous. */
   principal: Principal | undefined = undefined;
@@ -176,6 +179,21 @@ export class Context {
     related.principal = this.principal;
     related.wrapCollection = this.wrapCollection;
     return related;
+  }
+
+  /**
+   * The context of one record of a bulk write (or an upsert): the same request, principal, state
+   * and open transaction, its own action, id and request (the record's body and `If-Match`).
+   */
+  forRecord(action: ActionName, id: Id | undefined, request: NeutralRequest): Context {
+    const { method, path, basePath, rawQuery, headers, native } = request;
+    const seen: ContextRequest = { method, path, basePath, rawQuery, headers, native };
+    const record = new Context(this.compiled, action, seen, id as Id, this.collection, this.state, this.mounted);
+    record.principal = this.principal;
+    record.wrapCollection = this.wrapCollection;
+    record.#transaction = this.#transaction;
+    record.#requestId = this.#requestId;
+    return record;
   }
 
   collectionOf(resource: Resource): Collection {

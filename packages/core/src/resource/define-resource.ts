@@ -14,6 +14,8 @@ const KNOWN_OPTIONS = new Set([
   'bodyLimit',
   'actions',
   'stats',
+  'bulk',
+  'upsert',
   'hooks',
   'steps',
   'store',

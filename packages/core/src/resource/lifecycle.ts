@@ -58,16 +58,28 @@ async function errorHooks(ctx: Context, hooks: HooksByAction, thrown: unknown): 
 }
 
 async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: NeutralRequest): Promise<void> {
+  await beforeHooks(ctx, hooks);
+  if (ctx.responded) return;
+  await scope(ctx);
+  await ACTION_STEPS[ctx.action](ctx, request);
+  if (ctx.responded) return;
+  await afterHooks(ctx, hooks);
+  if (ctx.action === 'show' && ctx.headers.ETag === undefined && ctx.status === 200) tagAnswer(ctx, request);
+}
+
+/** The before hooks of the context's action, in turn, until one answers (`ctx.respond`). */
+export async function beforeHooks(ctx: Context, hooks: HooksByAction): Promise<void> {
   const view = ctx as unknown as ActionContext;
   for (const hook of hooks.before[ctx.action]) {
     await hook(view);
     if (ctx.responded) return;
   }
-  await scope(ctx);
-  await ACTION_STEPS[ctx.action](ctx, request);
-  if (ctx.responded) return;
+}
+
+/** The after hooks of the context's action, in turn. */
+export async function afterHooks(ctx: Context, hooks: HooksByAction): Promise<void> {
+  const view = ctx as unknown as ActionContext;
   for (const hook of hooks.after[ctx.action]) await hook(view);
-  if (ctx.action === 'show' && ctx.headers.ETag === undefined && ctx.status === 200) tagAnswer(ctx, request);
 }
 
 /**
@@ -76,7 +88,7 @@ async function runHooksAndSteps(ctx: Context, hooks: HooksByAction, request: Neu
  * `archived=true`), and the scope step's. An index (and statistics) first find what they may
  * read through the relations their filters name.
  */
-async function scope(ctx: Context): Promise<void> {
+export async function scope(ctx: Context): Promise<void> {
   if (ctx.reads.length > 0) ctx.where.push(...ctx.reads);
   const listing = ctx.action === 'index' || ctx.action === 'stats';
   // Statistics refuse the index parameters they do not take before anything parses them.

@@ -25,6 +25,8 @@ export interface RunSteps {
    * is the resource's own (any of them may look at the record read before the write).
    */
   readonly writesBlind: boolean;
+  /** Whether creates are the store's own (no `create` step declared): a bulk create then writes all its records at once. */
+  readonly createsInStore: boolean;
   scope(
     ctx: Context,
   ): Filter<Record<string, unknown>> | undefined | Promise<Filter<Record<string, unknown>> | undefined>;
@@ -37,7 +39,10 @@ export interface RunSteps {
   render(record: Rec, ctx: Context): Record<string, unknown>;
 }
 
-type StepName = Exclude<keyof RunSteps, 'scoped' | 'prepared' | 'rendered' | 'writesBlind' | 'render'>;
+type StepName = Exclude<
+  keyof RunSteps,
+  'scoped' | 'prepared' | 'rendered' | 'writesBlind' | 'createsInStore' | 'render'
+>;
 
 /** The default steps: each is one call of the resource's collection. */
 const DEFAULTS: Pick<RunSteps, StepName> = {
@@ -137,6 +142,7 @@ export function composeSteps(declared: Partial<Steps>): RunSteps {
     scoped: declared.scope !== undefined,
     prepared: declared.prepare !== undefined,
     writesBlind: !declared.find && !declared.prepare && !declared.update,
+    createsInStore: !declared.create,
     rendered: ownRender !== undefined,
     render: ownRender
       ? (record, ctx) => ownRender(record, ctx, (own: Rec) => render(own, ctx)) as Record<string, unknown>

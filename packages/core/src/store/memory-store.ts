@@ -88,7 +88,22 @@ class MemoryStore implements Store, Tables {
     return this.pointing.get(name) ?? NONE;
   }
 
-  async run<T>(work: (log: Undo[]) => Promise<T>, parent?: Undo[]): Promise<T> {
+  /**
+   * Runs `work` as a transaction: nested in `parent`'s, or else after every transaction begun
+   * before it has ended. Memory has no row locks, so transactions take turns: one that writes
+   * several records (a bulk write) never interleaves with another.
+   */
+  run<T>(work: (log: Undo[]) => Promise<T>, parent?: Undo[]): Promise<T> {
+    if (parent) return this.undoable(work, parent);
+    const turn = this.turns.then(() => this.undoable(work));
+    this.turns = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** The transactions begun so far, settled in turn. */
+  private turns: Promise<unknown> = Promise.resolve();
+
+  private async undoable<T>(work: (log: Undo[]) => Promise<T>, parent?: Undo[]): Promise<T> {
     const log: Undo[] = [];
     try {
       const result = await work(log);
