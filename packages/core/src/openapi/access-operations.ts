@@ -1,6 +1,6 @@
 import type { FieldAccess } from '../access/declare.js';
 import { ruleOf } from '../access/resource-access.js';
-import { ACTIONS, type ActionName } from '../contract/actions.js';
+import { ACTIONS, type ActionName, type ActionSpec, BULK_ACTIONS } from '../contract/actions.js';
 import type { CompiledResource } from '../resource/compile.js';
 import { compiledResource } from '../resource/define-resource.js';
 import { accessOf, readRules, refusedFor, restricts } from './access-schemas.js';
@@ -48,16 +48,14 @@ function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
 /** A resource's operations with their actions; `many`: a bulk write on the collection (`PATCH`, `DELETE`). */
 function operationsOf(compiled: CompiledResource, items: Record<string, Record<string, unknown>>) {
   const { path } = compiled.resource;
-  const collection = items[targetPath('collection', path)];
-  return [
-    ...ACTIONS.map((spec) => ({
-      operation: items[targetPath(spec.target, path)]?.[spec.method.toLowerCase()],
-      action: spec.name,
-      many: false,
-    })),
-    { operation: collection?.patch, action: 'update' as const, many: true },
-    { operation: collection?.delete, action: 'destroy' as const, many: true },
-  ].filter((entry): entry is { operation: Operation; action: ActionName; many: boolean } => Boolean(entry.operation));
+  const of = (spec: ActionSpec, many: boolean) => ({
+    operation: items[targetPath(spec.target, path)]?.[spec.method.toLowerCase()],
+    action: spec.name,
+    many,
+  });
+  return [...ACTIONS.map((spec) => of(spec, false)), ...BULK_ACTIONS.map((spec) => of(spec, true))].filter(
+    (entry): entry is { operation: Operation; action: ActionName; many: boolean } => Boolean(entry.operation),
+  );
 }
 
 /** The `archived` parameter of index, show, update and statistics, on a resource that archives instead of deleting. */
@@ -113,8 +111,10 @@ function noteReadRules(compiled: CompiledResource, operation: Operation, relatio
  * say: on an API with `authenticate`, 401 and 403 on every operation, and the security made
  * optional (`[{}, ...]`) on the actions `access.anonymous` lists; elsewhere 403 on operations
  * a rule may refuse. A resource with `archive` gets `archived` on index, show and update, an
- * update that says how to restore, and a destroy that says it archives. Parameters naming a field some callers may not read say they are
- * refused to them.
+ * update that says how to restore, and a destroy (one or several) that says it archives. The bulk
+ * writes on the collection (`PATCH`, `DELETE`) follow the rules of update and destroy; the 403 of
+ * a write that takes a list names fields by JSON Pointer. Parameters naming a field some callers
+ * may not read say they are refused to them.
  *
  * @example
  * ```ts

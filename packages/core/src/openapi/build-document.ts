@@ -109,7 +109,9 @@ function bulkNames(base: string, taken: Set<string>): BulkNames {
  * `include` on show and index and a schema of the record with what it adds; each relation's
  * target must be among `resources` (else this throws, as `createApi` does). With `authenticate` and
  * `tenancy` (as `createApi` passes them) it describes the access model too: security, 401 and
- * 403, server-set and role-restricted fields. `createApi` serves it at `<base>/openapi.json`;
+ * 403, server-set and role-restricted fields. A resource with `bulk` gets the list form of POST
+ * (`oneOf` one record or a list), `PATCH` and `DELETE` on the collection; one with `upsert`, the
+ * `upsert` parameter of POST. `createApi` serves it at `<base>/openapi.json`;
  * call this to write it to a file or feed a code generator.
  *
  * @example

@@ -52,7 +52,7 @@ function upsertParameter(compiled: CompiledResource): JsonSchema {
   return {
     name: 'upsert',
     in: 'query',
-    description: `Create or update by a unique attribute (${keys.map((key) => `\`${key}\``).join(', ')}): the caller's ${name} with the value sent for it is updated (through the update's rules, the fields sent changing), else one is created (every required field must then be sent). With the list form, each ${name} of \`${plural}\` so. Any other value is 400.`,
+    description: `Create or update by a unique attribute (${keys.map((key) => `\`${key}\``).join(', ')}): the caller's ${name} with the value sent for it is updated (through the update's rules, the fields sent changing), else one is created (every required field must then be sent). The body is then wrapped, \`{"${name}": {...}}\`${compiled.bulk ? `, or the list \`{"${plural}": [...]}\`, each entry so` : ''}; the answer has no \`Location\` or \`ETag\`. Any other value is 400.`,
     schema: { type: 'string', enum: keys },
   };
 }
