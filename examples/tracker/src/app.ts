@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bearerJwt, type Store } from '@resourcery/core';
+import { bearerJwt, type Hooks, type Store } from '@resourcery/core';
 import { unknownPathResponse } from '@resourcery/core/adapter';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
@@ -10,6 +10,8 @@ import { resources } from './resources.js';
 export interface TrackerOptions {
   /** The HS256 secret bearer tokens are signed with. Default: the development secret. */
   readonly secret?: string;
+  /** Hooks of the whole API, run around every resource's own (an audit trail, a team's rules). */
+  readonly hooks?: Hooks<unknown>;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createApp(
     store,
     authenticate: bearerJwt({ secret: options.secret ?? DEVELOPMENT_SECRET, principal: trackerPrincipal }),
     tenancy: { field: 'orgId', of: (principal) => principal.org },
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     // With `authenticate`, the document declares the bearer scheme, 401 and 403 on every operation.
     openapi: { title: 'Tracker API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },
   });

@@ -63,7 +63,8 @@ export class CollectionPlan {
 
   constructor(
     readonly schema: CollectionSchema,
-    readonly dialect: SqlDialectSpec,
+    /** MySQL's becomes MariaDB's when the store finds a MariaDB server (the same queries; its INSERT answers rows). */
+    public dialect: SqlDialectSpec,
     readonly catalog: StoreCatalog,
   ) {
     this.table = catalog.table(schema.name);

@@ -9,6 +9,7 @@ import {
 import { type AliasedRawBuilder, sql } from 'kysely';
 import type { Db } from './collection-plan.js';
 import type { SqlDialectSpec } from './dialects/dialect.js';
+import { oneOff } from './dialects/statements.js';
 
 // The sets of ids a collection's records hold through join tables (many-to-many relations,
 // `labelIds`): read in the record's own statement as a correlated aggregate (one statement per
@@ -95,6 +96,15 @@ export class IdSets {
     return record;
   }
 
+  /** The record as a create that gave these sets answers it: each set's ids ascending, `[]` when not given. */
+  withGiven(record: StoredRecord, given: readonly [IdSet, readonly Id[]][]): StoredRecord {
+    for (const set of this.sets) {
+      const ids = given.find(([one]) => one === set)?.[1] ?? [];
+      record[set.field] = [...ids].sort(ascending) as unknown as StoredValue;
+    }
+    return record;
+  }
+
   /** The sets a write gives (the field's array of ids), by set. */
   given(values: Readonly<Record<string, unknown>>): [IdSet, readonly Id[]][] {
     const given: [IdSet, readonly Id[]][] = [];
@@ -107,14 +117,22 @@ export class IdSets {
 
   /** Replaces a record's join rows of one set by those of `ids`, on the write's transaction. */
   async write(db: Db, set: IdSet, id: Id, ids: readonly Id[]): Promise<void> {
-    const table = this.tableOf(set.through);
-    await db.deleteFrom(table).where(set.key, '=', id).execute();
-    if (ids.length === 0) return;
+    await db.deleteFrom(this.tableOf(set.through)).where(set.key, '=', id).execute();
+    await this.add(db, set, [[id, ids]]);
+  }
+
+  /**
+   * Adds the join rows of one set for records that have none yet (each record's id with its
+   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement).
+   */
+  async add(db: Db, set: IdSet, records: readonly (readonly [Id, readonly Id[]])[]): Promise<void> {
+    const rows = records.flatMap(([id, ids]) => ids.map((other) => ({ [set.key]: id, [set.value]: other })));
+    const most = Math.floor(this.dialect.maxParameters / 2);
     try {
-      await db
-        .insertInto(table)
-        .values(ids.map((other) => ({ [set.key]: id, [set.value]: other })))
-        .execute();
+      for (let start = 0; start < rows.length; start += most) {
+        const insert = db.insertInto(this.tableOf(set.through)).values(rows.slice(start, start + most));
+        await db.executeQuery(oneOff(insert.compile()));
+      }
     } catch (error) {
       // The ids were checked before the write; one gone meanwhile breaks the join's foreign key.
       if (/foreign key|violates|constraint/i.test(String((error as Error).message))) {

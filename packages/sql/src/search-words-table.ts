@@ -104,6 +104,30 @@ export function wordsTableMatches(
   return each.length === 1 ? (each[0] as Expression<SqlBool>) : eb.and(each);
 }
 
+/** The searchable fields whose words the written columns hold. */
+function fieldsWritten(schema: CollectionSchema, columns: Readonly<Record<string, unknown>>): string[] {
+  return (schema.search ?? []).filter((field) => Object.hasOwn(columns, `${field}__words`));
+}
+
+/** The rows of the words table for the words of one record's written fields. */
+function wordRows(fields: readonly string[], id: Id, columns: Readonly<Record<string, unknown>>) {
+  return fields.flatMap((field) => {
+    const value = columns[`${field}__words`];
+    const list = typeof value === 'string' ? value.split(' ').filter((word) => word !== '') : [];
+    return list.map((word) => ({ record_id: id, field, word }));
+  });
+}
+
+/** Inserts rows of a words table, several thousand (a long body) at a time: under the placeholders a statement may hold. */
+async function insertWords(db: Db, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += 5000) {
+    await db
+      .insertInto(wordsTable(table))
+      .values(rows.slice(start, start + 5000))
+      .execute();
+  }
+}
+
 /**
  * Writes the words of the searchable fields a create or update wrote (`columns` holds their words
  * columns, as search-sql.ts made them) to the words table: the record's rows of those fields are
@@ -124,24 +148,33 @@ export async function writeWords(
   create: boolean,
 ): Promise<void> {
   if (!usesWordsTable(schema, dialect)) return;
-  const fields = (schema.search ?? []).filter((field) => Object.hasOwn(columns, `${field}__words`));
+  const fields = fieldsWritten(schema, columns);
   if (fields.length === 0) return;
-  const words = wordsTable(table);
   if (!create) {
-    await db.deleteFrom(words).where('record_id', '=', id).where('field', 'in', fields).execute();
+    await db.deleteFrom(wordsTable(table)).where('record_id', '=', id).where('field', 'in', fields).execute();
   }
-  const rows = fields.flatMap((field) => {
-    const value = columns[`${field}__words`];
-    const list = typeof value === 'string' ? value.split(' ').filter((word) => word !== '') : [];
-    return list.map((word) => ({ record_id: id, field, word }));
-  });
-  // Several thousand words (a long body) stay under the placeholders a statement may hold.
-  for (let start = 0; start < rows.length; start += 5000) {
-    await db
-      .insertInto(words)
-      .values(rows.slice(start, start + 5000))
-      .execute();
-  }
+  await insertWords(db, table, wordRows(fields, id, columns));
+}
+
+/**
+ * Writes the words of new records (a bulk create: each id with the columns it was created with)
+ * to the words table, in as few INSERTs as the placeholders allow. Runs in the write's transaction.
+ *
+ * @example
+ * ```ts
+ * await writeWordsOfMany(tx, schema, 'issues', [[7, { title__words: ' login' }], [8, { title__words: ' crash' }]], mariadb);
+ * ```
+ */
+export async function writeWordsOfMany(
+  db: Db,
+  schema: CollectionSchema,
+  table: string,
+  records: readonly (readonly [Id, Readonly<Record<string, unknown>>])[],
+  dialect: SqlDialectSpec,
+): Promise<void> {
+  if (!usesWordsTable(schema, dialect)) return;
+  const rows = records.flatMap(([id, columns]) => wordRows(fieldsWritten(schema, columns), id, columns));
+  await insertWords(db, table, rows);
 }
 
 /**

@@ -3,10 +3,10 @@ import type { CollectionPlan, Db } from './collection-plan.js';
 import type { IdSets } from './id-sets.js';
 import { writeWords } from './search-words-table.js';
 
-// The writes of a collection whose records hold sets of ids (`labelIds`): the record's row, its
-// searchable fields' words (MySQL's words table), and its join rows in one transaction, then the
-// record read back with its sets; and what a failed write's foreign key error names when the
-// driver does not say.
+// The writes of a collection whose records hold sets of ids (`labelIds`), and MySQL's creates
+// (whose INSERT answers no row): the record's row, its searchable fields' words (MySQL's words
+// table), and its join rows in one transaction, then the record read back with its sets; and what
+// a failed write's foreign key error names when the driver does not say.
 
 /** The sets a write gives, each with its ids. */
 export type GivenSets = ReturnType<IdSets['given']>;
@@ -15,8 +15,8 @@ export type GivenSets = ReturnType<IdSets['given']>;
 export type ReadOne = (tx: Db, id: Id, where: readonly Condition[]) => Promise<StoredRecord | undefined>;
 
 /**
- * Inserts the record's row, then its join rows, on `tx` (a transaction), and answers the record
- * as `read` finds it.
+ * Inserts the record's row, then its words (MySQL) and its join rows, on `tx` (a transaction),
+ * and answers the record as `read` finds it.
  *
  * @example
  * ```ts
@@ -78,29 +78,28 @@ export async function updateWithSets(
 }
 
 /**
- * The foreign key among the written columns whose record does not exist. Only on the error path,
- * for drivers that do not name the key (SQLite): one query per written key.
+ * The foreign key among the written columns (of one row, or of the rows of a bulk create) whose
+ * record does not exist. Only on the error path, for drivers that do not name the key (SQLite):
+ * one query per written key (per thousand of its distinct values).
  *
  * @example
  * ```ts
- * await missingParent(db, plan, { authorId: 99 }); // 'authorId'
+ * await missingParent(db, plan, [{ authorId: 99 }]); // 'authorId'
  * ```
  */
 export async function missingParent(
   db: Db,
   plan: CollectionPlan,
-  written: Record<string, unknown>,
+  written: readonly Readonly<Record<string, unknown>>[],
 ): Promise<string | undefined> {
   const { catalog } = plan;
   for (const key of plan.schema.references ?? []) {
-    const value = written[key.field];
-    if (value === null || value === undefined) continue;
-    const found = await db
-      .selectFrom(catalog.table(key.collection))
-      .select('id')
-      .where('id', '=', value)
-      .executeTakeFirst();
-    if (!found) return key.field;
+    const values = [...new Set(written.map((columns) => columns[key.field]))].filter((value) => value != null);
+    for (let start = 0; start < values.length; start += 1000) {
+      const wanted = values.slice(start, start + 1000);
+      const found = await db.selectFrom(catalog.table(key.collection)).select('id').where('id', 'in', wanted).execute();
+      if (found.length < wanted.length) return key.field;
+    }
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import {
 } from '@resourcery/core/store';
 import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
+import { type Atomic, insertMany } from './create-many.js';
 import { execute } from './dialects/statements.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { writeWords } from './search-words-table.js';
@@ -25,8 +26,8 @@ const TOTAL = 'resourcery_total';
 /** What a failed statement was doing, for the error's translation. */
 interface Doing {
   readonly destroying?: boolean;
-  /** The columns a create or update wrote: a foreign key error that names no key is found among them. */
-  readonly written?: Record<string, unknown>;
+  /** The columns the rows a write wrote: a foreign key error that names no key is found among them. */
+  readonly written?: readonly Record<string, unknown>[];
 }
 
 /**
@@ -45,6 +46,8 @@ export class SqlCollection implements Collection {
   readonly #plan: CollectionPlan;
   readonly #db: Db;
   readonly #transaction: OpenTransaction | undefined;
+  /** Reads one record with its sets, on a transaction (set-writes.ts). */
+  readonly #read: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
 
   constructor(plan: CollectionPlan, db: Db, transaction?: OpenTransaction) {
     this.schema = plan.schema;
@@ -89,37 +92,34 @@ export class SqlCollection implements Collection {
   async create(values: Readonly<Partial<StoredRecord>>): Promise<StoredRecord> {
     const plan = this.#plan;
     const columns = plan.codec.toColumns(plan.server.create(values), true);
-    const empty = Object.keys(columns).length === 0;
-    if (plan.idSets.sets.length > 0) {
-      return this.#withSets(columns, (tx, read) => createWithSets(plan, tx, columns, plan.idSets.given(values), read));
+    if (plan.idSets.sets.length > 0 || !plan.dialect.supportsReturning) {
+      // The row, its join rows and its words (MySQL), read back in one transaction.
+      return this.#withSets(columns, (tx) => createWithSets(plan, tx, columns, plan.idSets.given(values), this.#read));
     }
+    const empty = Object.keys(columns).length === 0;
     return this.#run(
       async (db) => {
-        if (plan.dialect.supportsReturning) {
-          const shape = writeShape('create', columns, 0, []);
-          const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
-            const insert = empty
-              ? db.insertInto(plan.table).defaultValues()
-              : db.insertInto(plan.table).values(named(columns, values));
-            return insert.returning(plan.codec.columns);
-          });
-          const { rows } = await execute<Record<string, unknown>>(db, statement);
-          return plan.codec.toRecord(rows[0] as Record<string, unknown>);
-        }
-        // No RETURNING (MySQL): read the row back in the same transaction. MySQL has no DEFAULT
-        // VALUES either; a NULL id takes the next AUTO_INCREMENT.
-        return this.#atomic(db, async (tx) => {
-          const result = await tx
-            .insertInto(plan.table)
-            .values(empty ? { id: null } : columns)
-            .executeTakeFirstOrThrow();
-          const id = (columns.id as Id | undefined) ?? Number(result.insertId);
-          await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, true);
-          return (await this.#selectOne(tx, id, [])) as StoredRecord;
+        const shape = writeShape('create', columns, 0, []);
+        const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
+          const insert = empty
+            ? db.insertInto(plan.table).defaultValues()
+            : db.insertInto(plan.table).values(named(columns, values));
+          return insert.returning(plan.codec.columns);
         });
+        const { rows } = await execute<Record<string, unknown>>(db, statement);
+        return plan.codec.toRecord(rows[0] as Record<string, unknown>);
       },
-      { written: columns },
+      { written: [columns] },
     );
+  }
+
+  /** Several records in one multi-row INSERT, all or none, and their join rows in one more: see {@link insertMany}. */
+  async createMany(values: readonly Readonly<Partial<StoredRecord>>[]): Promise<StoredRecord[]> {
+    const plan = this.#plan;
+    const rows = values.map((one) => plan.codec.toColumns(plan.server.create(one), true));
+    const given = values.map((one) => plan.idSets.given(one));
+    const atomic: Atomic = (work) => inTransaction(this.#db, this.#transaction, work, (error) => error);
+    return this.#run((db) => insertMany(plan, db, rows, given, atomic), { written: rows });
   }
 
   async update(id: Id, changes: Readonly<Partial<StoredRecord>>, where: readonly Condition[]) {
@@ -127,7 +127,7 @@ export class SqlCollection implements Collection {
     const columns = plan.codec.toColumns(plan.server.update(changes), false);
     const sets = plan.idSets.given(changes);
     if (sets.length > 0 && plan.validId(id)) {
-      return this.#withSets(columns, (tx, read) => updateWithSets(plan, tx, { id, columns, sets, where }, read));
+      return this.#withSets(columns, (tx) => updateWithSets(plan, tx, { id, columns, sets, where }, this.#read));
     }
     if (Object.keys(columns).length === 0 || !plan.validId(id)) return this.find(id, where);
     return this.#run(
@@ -155,7 +155,7 @@ export class SqlCollection implements Collection {
           return this.#selectOne(tx, id, []);
         });
       },
-      { written: columns },
+      { written: [columns] },
     );
   }
 
@@ -204,10 +204,9 @@ export class SqlCollection implements Collection {
     );
   }
 
-  /** A write of records that hold sets of ids: the row and its join rows in one transaction (set-writes.ts). */
-  #withSets<T>(columns: Record<string, unknown>, work: (tx: Db, read: ReadOne) => Promise<T>): Promise<T> {
-    const read: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
-    return this.#run((db) => this.#atomic(db, (tx) => work(tx, read)), { written: columns });
+  /** A write of the row and its join rows (and words) in one transaction (set-writes.ts). */
+  #withSets<T>(columns: Record<string, unknown>, work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.#run((db) => this.#atomic(db, work), { written: [columns] });
   }
 
   /** Runs `work` on this collection's transaction, or in a new one. */

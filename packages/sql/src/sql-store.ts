@@ -87,7 +87,8 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   const db = opened?.db ?? (target as Kysely<unknown>);
   const detected = options.dialect ? dialectNamed(options.dialect) : (opened?.dialect ?? detectDialect(db));
   if (!detected) throw new TypeError('sqlStore: cannot tell the dialect of this Kysely instance; set options.dialect');
-  // MySQL and MariaDB share every query: collections made before `init` tells them apart are right.
+  // MySQL and MariaDB share every query but the bulk create's INSERT … RETURNING (MariaDB's):
+  // collections made before `init` tells them apart are right, and then get the server's dialect.
   let dialect = detected;
   const tablePrefix = options.tablePrefix ?? '';
   const catalog = new StoreCatalog(tablePrefix);
@@ -107,6 +108,7 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   const checkServer = async () => {
     if (serverChecked) return;
     dialect = await dialect.serverDialect(db);
+    for (const plan of plans.values()) plan.dialect = dialect;
     await dialect.prepareConnection(db);
     serverChecked = true;
   };

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { aggregateCases } from './store-cases/aggregate-cases.js';
 import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
+import { createManyCases } from './store-cases/create-many-cases.js';
+import { createManySetCases } from './store-cases/create-many-set-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
 import type { StoreCase, StoreCaseGroup } from './store-cases/fixtures.js';
 import { suiteSchema } from './store-cases/fixtures.js';
@@ -73,6 +75,8 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   searchCases,
   uuidSearchCases,
   idSetCases,
+  createManyCases,
+  createManySetCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */
@@ -99,7 +103,8 @@ export interface StoreSuiteOptions {
  * valid value of every string size) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
  * defaults; server values (uuid ids, timestamps and defaults set on every write path, raw store
  * transactions included); unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
- * transactions; per-group limits; listed values (`values`), raw transactions included). Every case gets fresh collections, each obtained with
+ * transactions; per-group limits; listed values (`values`), raw transactions included), and bulk creates
+ * (`createMany`: their cases are skipped on a store whose collections lack it). Every case gets fresh collections, each obtained with
  * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced
  * collections first); the provider is closed after the last case.
  *
@@ -134,7 +139,7 @@ export function storeConformanceSuite(
   let counter = 0;
   let provider: Store | undefined;
 
-  const run = async (group: StoreCaseGroup, test: StoreCase): Promise<void> => {
+  const run = async (group: StoreCaseGroup, test: StoreCase, skipCase: (note: string) => void): Promise<void> => {
     if (!provider) throw new Error('storeConformanceSuite: the provider could not be created');
     const name = `${prefix}_${++counter}`;
     const schemas = group.schemas?.(name) ?? [suiteSchema(name)];
@@ -142,6 +147,7 @@ export function storeConformanceSuite(
     await provider.init?.(schemas);
     const [schema, collection] = [schemas[0], collections[0]];
     if (!schema || !collection) throw new Error(`storeConformanceSuite: group "${group.name}" has no collection`);
+    if (group.needs && typeof collection[group.needs] !== 'function') return skipCase(`no Collection.${group.needs}`);
     await test(collection, { store: provider, schema, schemas, collections });
   };
 
@@ -157,7 +163,7 @@ export function storeConformanceSuite(
         for (const [caseName, test] of Object.entries(group.cases)) {
           const reason = skip[`${group.name} > ${caseName}`] ?? skip[caseName];
           if (reason !== undefined) it.skip(`${caseName} (skipped: ${reason})`, () => {});
-          else it(caseName, () => run(group, test));
+          else it(caseName, (context) => run(group, test, (note) => context.skip(note)));
         }
       });
     }

@@ -2,6 +2,7 @@ import { type CaseGroup, registerGroups } from './http-cases/group.js';
 import type { HttpSuiteOptions, HttpSuiteTarget } from './http-suite.js';
 import { archiveCases } from './tracker-cases/archive-cases.js';
 import { authCases } from './tracker-cases/auth-cases.js';
+import { bulkCases } from './tracker-cases/bulk-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { labelsCases } from './tracker-cases/labels-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
@@ -35,6 +36,7 @@ const groups = (secret: string): CaseGroup[] => [
   searchCases(secret),
   labelsCases(secret),
   togetherCases(secret),
+  bulkCases(secret),
 ];
 
 /**

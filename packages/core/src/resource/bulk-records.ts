@@ -110,7 +110,8 @@ export function atRecord(ctx: Context, index: number, thrown: unknown): unknown 
     detail: `${pointer(ctx, index)}: ${error.detail}`,
     headers: error.headers,
     ...(errors ? { errors } : {}),
-    cause: error,
+    // What a store error meant stays the cause (it is logged); an HTTP error of the record has none.
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
   });
 }
 

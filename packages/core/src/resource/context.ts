@@ -36,6 +36,11 @@ export class Context {
   responded = false;
   /** A bulk update or destroy (`PATCH` or `DELETE` on the collection); a bulk create is told by its body. */
   bulk = false;
+  /**
+   * Within a bulk write, what the records' foreign keys were found to name (`<collection> <id>`:
+   * whether the caller may read it), shared by every record: the store is asked once per id.
+   */
+  references: Map<string, boolean> | undefined = undefined;
   readonly resource: Resource;
   /** Who the request comes from, as the API's `authenticate` answered; `undefined` when anonymous. */
   principal: Principal | undefined = undefined;
@@ -193,6 +198,8 @@ export class Context {
     record.wrapCollection = this.wrapCollection;
     record.#transaction = this.#transaction;
     record.#requestId = this.#requestId;
+    this.references ??= new Map();
+    record.references = this.references;
     return record;
   }
 

@@ -145,11 +145,16 @@ export async function checkReferences(ctx: Context, values: Readonly<Record<stri
     if (value === undefined || value === null) continue;
     const guarded = target.access.restricted || target.compiled.archive !== undefined || target.compiled.steps.scoped;
     if (!guarded) continue; // the store's foreign key answers the same 422
-    const where = await readableOf(ctx, target, relation.foreignKey).catch((error: unknown) => {
-      if (error instanceof HttpError && error.status === 403) return undefined; // they may read none
-      throw error;
-    });
-    const found = where && (await ctx.collectionOf(target.compiled.resource).find(value as string | number, where));
+    const key = `${target.schema.name} ${String(value)}`;
+    let found = ctx.references?.get(key);
+    if (found === undefined) {
+      const where = await readableOf(ctx, target, relation.foreignKey).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 403) return undefined; // they may read none
+        throw error;
+      });
+      found = !!where && !!(await ctx.collectionOf(target.compiled.resource).find(value as string | number, where));
+      ctx.references?.set(key, found);
+    }
     if (!found) errors[relation.foreignKey] = ['does not exist'];
   }
   await checkIdSets(ctx, values, errors);

@@ -87,15 +87,25 @@ export async function checkIdSets(
   if (!relations) return;
   for (const relation of relations.values()) {
     if (relation.kind !== 'manyToMany') continue;
-    const ids = values[relation.foreignKey] as Id[] | undefined;
-    if (!ids || ids.length === 0) continue;
+    const sent = values[relation.foreignKey] as Id[] | undefined;
+    if (!sent || sent.length === 0) continue;
     const { target } = relation;
+    // Within a bulk write, ids already found (or missed) are not asked again.
+    const seen = ctx.references;
+    const keyOf = (id: Id) => `${target.schema.name} ${String(id)}`;
+    if (sent.some((id) => seen?.get(keyOf(id)) === false)) {
+      errors[relation.foreignKey] = ['does not exist'];
+      continue;
+    }
+    const ids = seen ? sent.filter((id) => !seen.has(keyOf(id))) : sent;
+    if (ids.length === 0) continue;
     const where = await readableOf(ctx, target, relation.foreignKey).catch((error: unknown) => {
       if (error instanceof HttpError && error.status === 403) return undefined; // they may read none
       throw error;
     });
     if (!where) {
       errors[relation.foreignKey] = ['does not exist'];
+      for (const id of ids) seen?.set(keyOf(id), false);
       continue;
     }
     const { records } = await ctx.collectionOf(target.compiled.resource).list({
@@ -107,6 +117,10 @@ export async function checkIdSets(
       select: [],
     });
     if (records.length < ids.length) errors[relation.foreignKey] = ['does not exist'];
+    if (seen) {
+      const found = new Set(records.map((record) => String(record.id)));
+      for (const id of ids) seen.set(keyOf(id), found.has(String(id)));
+    }
   }
 }
 

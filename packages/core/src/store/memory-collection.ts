@@ -112,6 +112,19 @@ export class MemoryCollection extends MemoryTable implements Collection {
     }, log);
   }
 
+  /**
+   * All or none: each record created as `create` does (so in the order given, each checked
+   * against the records before it in the batch), in one undo log that reverts every one of them
+   * when one is refused. Ids taken by the reverted records are not given again.
+   */
+  async createMany(values: readonly Readonly<Partial<StoredRecord>>[], log?: Undo[]): Promise<StoredRecord[]> {
+    return this.tables.run(async (inner) => {
+      const created: StoredRecord[] = [];
+      for (const one of values) created.push(await this.create(one, inner));
+      return created;
+    }, log);
+  }
+
   private async createOwn(given: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
     const values = this.server.create(given);
     const id = this.uuid ? values.id : this.lastId + 1;
@@ -224,6 +237,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
       aggregate: (query) => this.aggregate(query),
       find: (id, where) => this.find(id, where),
       create: (values) => this.create(values, log),
+      createMany: (values) => this.createMany(values, log),
       update: (id, changes, where) => this.update(id, changes, where, log),
       destroy: (id, where) => this.destroy(id, where, log),
       transaction: (work) => this.tables.run((inner) => work(this.bound(inner)), log),

@@ -204,6 +204,10 @@ export interface SqlDialectSpec {
 
   /** Whether INSERT and UPDATE can answer the written row (`RETURNING`); else it is read back. */
   readonly supportsReturning: boolean;
+  /** Whether a (multi-row) INSERT can answer its rows: MariaDB's can (10.5+), though not its UPDATE. */
+  readonly insertReturning: boolean;
+  /** The most parameters one statement may carry (SQLite 32766, PostgreSQL and MySQL 65535). */
+  readonly maxParameters: number;
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
   /**

@@ -176,6 +176,8 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
     },
 
     supportsReturning: false,
+    insertReturning: name === 'mariadb',
+    maxParameters: 65535,
     supportsTransactionalDdl: false,
     lateralJoins: false, // MariaDB has none (MySQL has it since 8.0.14): both take the UNION ALL
     nullsSortFirst: true,

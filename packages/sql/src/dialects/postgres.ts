@@ -149,6 +149,8 @@ export const postgres: SqlDialectSpec = {
   prepareConnection: async () => {},
 
   supportsReturning: true,
+  insertReturning: true,
+  maxParameters: 65535,
   supportsTransactionalDdl: true,
   lateralJoins: true,
   nullsSortFirst: false, // PostgreSQL puts nulls last ascending

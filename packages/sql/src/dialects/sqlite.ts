@@ -137,6 +137,8 @@ export const sqlite: SqlDialectSpec = {
   },
 
   supportsReturning: true,
+  insertReturning: true,
+  maxParameters: 32766,
   supportsTransactionalDdl: true,
   lateralJoins: false,
   nullsSortFirst: true,

@@ -8,6 +8,9 @@
 /** How many distinct statements are kept per connection; past it, statements are prepared per use. */
 const MAX_STATEMENTS = 500;
 
+/** How the text of a statement made for one call begins: no cache keeps it (see {@link oneOff}). */
+const ONE_OFF = '/* once */ ';
+
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import { type GroupedDatabase, writeTogether } from './group-commit.js';
 import { isBusy } from './sqlite-busy.js';
@@ -135,6 +138,20 @@ export function execute<Row>(
 }
 
 /**
+ * The statement marked as made for one call: a multi-row INSERT, whose text changes with its
+ * number of rows. Neither SQLite's cache of prepared statements nor PostgreSQL's named
+ * statements keep it, so that it never takes the place of the statements that recur.
+ *
+ * @example
+ * ```ts
+ * await execute(db, oneOff(db.insertInto('books').values(rows).returning('id').compile()));
+ * ```
+ */
+export function oneOff(statement: CompiledQuery): CompiledQuery {
+  return { ...statement, sql: `${ONE_OFF}${statement.sql}` };
+}
+
+/**
  * Makes `db.prepare(sql)` answer the statement prepared earlier for the same text (Kysely's
  * SQLite driver prepares every query it runs). A statement still iterating (a streamed query)
  * is not shared: that use gets a statement of its own.
@@ -148,6 +165,7 @@ export function reuseSqliteStatements<T extends SqliteDatabase>(db: T): T {
   const prepare = db.prepare.bind(db);
   const statements = new Map<string, ReturnType<T['prepare']>>();
   db.prepare = ((source: string) => {
+    if (source.startsWith(ONE_OFF)) return prepare(source);
     let statement = statements.get(source);
     if (statement === undefined || statement.busy) {
       statement = prepare(source) as ReturnType<T['prepare']>;
@@ -173,6 +191,7 @@ const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\s/i;
 const names = new Map<string, string>();
 
 function nameOf(text: string): string | undefined {
+  if (text.startsWith(ONE_OFF)) return undefined;
   let name = names.get(text);
   if (name === undefined && names.size < MAX_STATEMENTS && DATA_STATEMENT.test(text)) {
     name = `resourcery_${names.size + 1}`;

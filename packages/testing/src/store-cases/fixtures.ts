@@ -36,6 +36,8 @@ export interface StoreCaseGroup {
    */
   readonly schemas?: (prefix: string) => readonly CollectionSchema[];
   readonly cases: Readonly<Record<string, StoreCase>>;
+  /** An optional method of `Collection` the cases need: they are skipped on a store whose collections lack it. */
+  readonly needs?: 'createMany';
 }
 
 /** Declares a group of cases. */
