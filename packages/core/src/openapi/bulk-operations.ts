@@ -193,17 +193,16 @@ export function describeBulkWrites(
   const { max } = compiled.bulk;
   const { output, createInput } = context.names;
   const schemas: Record<string, JsonSchema> = {};
-  const base = output;
   if (compiled.enabled.has('create') || compiled.enabled.has('update')) {
-    schemas[bulk.list] = { title: `${base} (list)`, ...listOf(plural, ref(output), max) };
+    schemas[bulk.list] = { title: `${output} (list)`, ...listOf(plural, ref(output), max) };
   }
   if (compiled.enabled.has('create')) {
-    schemas[bulk.createList] = { title: `${base} (create, list)`, ...listOf(plural, ref(createInput), max) };
+    schemas[bulk.createList] = { title: `${output} (create, list)`, ...listOf(plural, ref(createInput), max) };
   }
   if (compiled.enabled.has('update')) {
     const properties = context.updateInput.properties as Record<string, JsonSchema>;
     schemas[bulk.updateEntry] = {
-      title: `${base} (update, list entry)`,
+      title: `${output} (update, list entry)`,
       type: 'object',
       required: ['id'],
       properties: {
@@ -219,7 +218,7 @@ export function describeBulkWrites(
       },
       additionalProperties: false,
     };
-    schemas[bulk.updateList] = { title: `${base} (update, list)`, ...listOf(plural, ref(bulk.updateEntry), max) };
+    schemas[bulk.updateList] = { title: `${output} (update, list)`, ...listOf(plural, ref(bulk.updateEntry), max) };
     collection.patch = updateMany(compiled, bulk, context);
   }
   if (compiled.enabled.has('destroy')) collection.delete = destroyMany(compiled, context);
