@@ -1,9 +1,10 @@
 // The client writes out its own copy of the contract (it depends on nothing at run time); these
 // tests fail as soon as that copy and the server's (`@resourcery/core/adapter`) disagree.
-import { ACTIONS, BULK_ACTIONS, PROBLEM_STATUS } from '@resourcery/core/adapter';
+import { ACTIONS, BULK_ACTIONS, PROBLEM_STATUS, pluralize as serverPlural } from '@resourcery/core/adapter';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
-import { PROBLEM_CODES, type ResourceType, resourceClient } from '../src/index.js';
+import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient } from '../src/index.js';
 
 /** The target of a path of the `books` resource. */
 const targetOf = (path: string) =>
@@ -13,6 +14,15 @@ describe('the client agrees with the server on the contract', () => {
   it('knows exactly the problem codes of PROBLEM_STATUS', () => {
     expect(new Set(PROBLEM_CODES).size, 'no code is listed twice').toBe(PROBLEM_CODES.length);
     expect([...PROBLEM_CODES].sort()).toEqual(Object.keys(PROBLEM_STATUS).sort());
+  });
+
+  it('pluralizes a resource name as the server does (the plural is the key of lists and the path)', () => {
+    for (const word of ['book', 'category', 'day', 'box', 'bus', 'match', 'wish', 'quiz', 'Key', 'CITY']) {
+      expect(pluralize(word), word).toBe(serverPlural(word));
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,20}$/), (word) => pluralize(word) === serverPlural(word)),
+    );
   });
 
   it('keeps its own code for a non-problem answer out of the server codes', () => {

@@ -5,6 +5,7 @@ export type { HealthOptions } from './api/health.js';
 export { unknownPathResponse } from './api/to-problem.js';
 export { ACTIONS, type ActionName, type ActionSpec, type ActionTarget, BULK_ACTIONS } from './contract/actions.js';
 export { DEFAULT_LIMITS, type Limits } from './contract/limits.js';
+export { pluralize } from './contract/plural.js';
 export { PROBLEM_STATUS, type ProblemCode, statusTitle } from './contract/problems.js';
 export { HttpError, type HttpErrorOptions } from './errors/http-error.js';
 export type { NeutralRequest, NeutralResponse } from './http/neutral.js';
