@@ -19,7 +19,8 @@ import { serverStore, serveTracker } from './helpers/tracker-stores.js';
 // generated from it, typechecked with the calls of generated-clients/calls.ts and the type checks
 // of generated-clients/types.ts, then drive the tracker over real HTTP with bearer tokens on every
 // store: labels, q=, filter[labels.name], include=labels, statistics, archive and restore, a
-// status outside the list. Every answer must be the contract's and fit the document's schema.
+// status outside the list, bulk writes and an upsert. Every answer must be the contract's and fit
+// the document's schema.
 
 const SECRET = 'generated-clients-secret';
 const here = fileURLToPath(new URL('./', import.meta.url));
@@ -166,6 +167,30 @@ function checkRun(name: string, run: () => ClientRun, org: number) {
     expect(Object.keys(reply('unlisted status').body.errors)).toEqual(['status']);
     expect(reply('unlisted filter')).toMatchObject({ status: 200, body: { issues: [] }, total: '0' });
     expect(reply('no token')).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+  });
+
+  it(`${name}: bulk writes create, change and archive several issues, all or none; a label upserts by name`, () => {
+    const [first, second] = run().bulk;
+    expect(reply('bulk create').status).toBe(200);
+    expect(reply('bulk create').body.issues.map((issue: { title: string }) => issue.title)).toEqual([
+      'Bulk one',
+      'Bulk two',
+    ]);
+    expect(reply('bulk update').status).toBe(200);
+    expect(reply('bulk update').body.issues).toEqual([
+      expect.objectContaining({ id: first, status: 'done', title: 'Bulk one' }),
+      expect.objectContaining({ id: second, status: 'open', title: 'Bulk 2', estimate: '1.00' }),
+    ]);
+    expect(reply('bulk stale')).toMatchObject({ status: 412, body: { code: 'precondition_failed' } });
+    expect(reply('bulk invalid')).toMatchObject({ status: 422, body: { code: 'validation_failed' } });
+    expect(Object.keys(reply('bulk invalid').body.errors)).toEqual(['/issues/1/title']);
+    expect(reply('bulk destroy').status).toBe(204);
+    // Archived, both; and the list with an invalid entry stored nothing ("Bulk fine" is not there).
+    expect([ids('after bulk'), reply('after bulk').total]).toEqual([[], '0']);
+    expect(reply('upsert')).toMatchObject({
+      status: 200,
+      body: { label: { id: c.bug, name: 'bug', color: '#b60205' } },
+    });
   });
 }
 

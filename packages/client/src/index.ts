@@ -1,6 +1,7 @@
 // Public entry of @resourcery/client: a typed fetch client for Resourcery resources. No runtime
 // dependency: the types are read from the resource declaration with `import type`.
 
+export type { BulkMethods, UpdateEntry, UpsertInput } from './bulk.js';
 export { etagOf } from './etags.js';
 export type {
   EachMethod,

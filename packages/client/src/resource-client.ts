@@ -1,4 +1,5 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
+import { type BulkMethods, bulkMethods } from './bulk.js';
 import { etags, tagOf } from './etags.js';
 import type { EachMethod, IdOfResource, IndexMethod, ResourceRecord, ShowMethod } from './include.js';
 import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
@@ -70,8 +71,9 @@ export interface WriteOptions<T = object> extends CallOptions {
 }
 
 /**
- * The five actions of one resource over HTTP, and `restore` (an update that brings back an
- * archived record); every failure throws a {@link ResourceError}.
+ * The five actions of one resource over HTTP, `restore` (an update that brings back an archived
+ * record), and the bulk writes and upserts of {@link BulkMethods}; every failure throws a
+ * {@link ResourceError}.
  *
  * @example
  * ```ts
@@ -80,7 +82,7 @@ export interface WriteOptions<T = object> extends CallOptions {
  * }
  * ```
  */
-export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> {
+export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> extends BulkMethods<R, T> {
   /** The collection's URL, e.g. `http://localhost:3000/api/books`. */
   readonly url: string;
   /** One page of records, with the pagination from the headers. */
@@ -174,6 +176,13 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
     return value;
   }
 
+  /** The list under `key` of a JSON body, or a ResourceError saying the answer was not what the contract says. */
+  async function list(response: Response, key: string): Promise<unknown[]> {
+    const value = await member(response, key);
+    if (!Array.isArray(value)) throw ResourceError.unexpected(response, `"${key}" is not a list`);
+    return value;
+  }
+
   /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
   const urlOf = (action: ClientAction, id?: unknown) => {
     const { target } = CLIENT_ACTIONS[action];
@@ -193,10 +202,8 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
       const query = indexQueryString(params as RawIndexParams | undefined);
       const target = query ? `${urlOf('index')}?${query}` : urlOf('index');
       const response = await request('index', target, call);
-      const records = await member(response, plural);
-      if (!Array.isArray(records)) throw ResourceError.unexpected(response, `"${plural}" is not a list`);
       // As the signature says: T with what `include` adds and `fields` keeps.
-      return indexResult(records as never[], response, target);
+      return indexResult((await list(response, plural)) as never[], response, target);
     },
     each(params, call) {
       return eachRecord((page: typeof params) => client.index(page, call), params ?? {}) as never;
@@ -223,10 +230,9 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
     async stats(params, call) {
       const query = statsQueryString((params ?? {}) as Parameters<typeof statsQueryString>[0]);
       const response = await request('stats', query ? `${urlOf('stats')}?${query}` : urlOf('stats'), call);
-      const entries = await member(response, 'stats');
-      if (!Array.isArray(entries)) throw ResourceError.unexpected(response, '"stats" is not a list');
-      return entries as never;
+      return (await list(response, 'stats')) as never;
     },
+    ...bulkMethods<R, T>({ url, name, plural, send: request, list, record }),
   };
   return client;
 }

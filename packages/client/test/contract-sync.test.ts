@@ -1,9 +1,10 @@
 // The client writes out its own copy of the contract (it depends on nothing at run time); these
 // tests fail as soon as that copy and the server's (`@resourcery/core/adapter`) disagree.
-import { ACTIONS, PROBLEM_STATUS } from '@resourcery/core/adapter';
+import { ACTIONS, BULK_ACTIONS, PROBLEM_STATUS, pluralize as serverPlural } from '@resourcery/core/adapter';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
-import { PROBLEM_CODES, type ResourceType, resourceClient } from '../src/index.js';
+import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient } from '../src/index.js';
 
 /** The target of a path of the `books` resource. */
 const targetOf = (path: string) =>
@@ -13,6 +14,15 @@ describe('the client agrees with the server on the contract', () => {
   it('knows exactly the problem codes of PROBLEM_STATUS', () => {
     expect(new Set(PROBLEM_CODES).size, 'no code is listed twice').toBe(PROBLEM_CODES.length);
     expect([...PROBLEM_CODES].sort()).toEqual(Object.keys(PROBLEM_STATUS).sort());
+  });
+
+  it('pluralizes a resource name as the server does (the plural is the key of lists and the path)', () => {
+    for (const word of ['book', 'category', 'day', 'box', 'bus', 'match', 'wish', 'quiz', 'Key', 'CITY']) {
+      expect(pluralize(word), word).toBe(serverPlural(word));
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,20}$/), (word) => pluralize(word) === serverPlural(word)),
+    );
   });
 
   it('keeps its own code for a non-problem answer out of the server codes', () => {
@@ -65,5 +75,32 @@ describe('the client agrees with the server on the contract', () => {
       expect(sent, action.name).toEqual([`${action.method} ${path}`]);
       expect(outcome, `${action.name} reads a ${action.status} success`).toBe('answered');
     }
+  });
+
+  it('sends the bulk writes with the method and to the path of BULK_ACTIONS, and a list create as a POST', async () => {
+    const sent: string[] = [];
+    const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+      const method = init.method ?? 'GET';
+      sent.push(`${method} ${new URL(url, 'http://api.test').pathname}`);
+      const spec = BULK_ACTIONS.find((action) => action.method === method) ?? ACTIONS[0];
+      if (spec?.status === 204) return new Response(null, { status: 204 });
+      return Response.json({ books: [{ id: 7, name: 'Dune' }] }, { status: spec?.status ?? 500 });
+    };
+    const books = resourceClient<ResourceType<{ name: string }, 'book'>>({ baseUrl: '/api', name: 'book', fetch });
+    const calls: Partial<Record<(typeof BULK_ACTIONS)[number]['name'], () => Promise<unknown>>> = {
+      update: () => books.updateMany([{ id: 7, name: 'Dune' }]),
+      destroy: () => books.destroyMany([7]),
+    };
+    for (const action of BULK_ACTIONS) {
+      sent.length = 0;
+      const call = calls[action.name];
+      if (!call) throw new Error(`the client has no bulk ${action.name}`);
+      await call();
+      expect(action.target).toBe('collection');
+      expect(sent, action.name).toEqual([`${action.method} /api/books`]);
+    }
+    sent.length = 0;
+    await books.createMany([{ name: 'Dune' }]);
+    expect(sent).toEqual(['POST /api/books']);
   });
 });

@@ -3,8 +3,9 @@
 export { type Api, type ApiOptions, createApi, type HandleOptions } from './api/create-api.js';
 export type { HealthOptions } from './api/health.js';
 export { unknownPathResponse } from './api/to-problem.js';
-export { ACTIONS, type ActionName, type ActionSpec, type ActionTarget } from './contract/actions.js';
+export { ACTIONS, type ActionName, type ActionSpec, type ActionTarget, BULK_ACTIONS } from './contract/actions.js';
 export { DEFAULT_LIMITS, type Limits } from './contract/limits.js';
+export { pluralize } from './contract/plural.js';
 export { PROBLEM_STATUS, type ProblemCode, statusTitle } from './contract/problems.js';
 export { HttpError, type HttpErrorOptions } from './errors/http-error.js';
 export type { NeutralRequest, NeutralResponse } from './http/neutral.js';

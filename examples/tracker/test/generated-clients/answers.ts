@@ -28,6 +28,8 @@ export interface ClientRun {
   replies: Record<string, Reply>;
   /** Values read through the generated types (`labelIds`, `status`, a statistics entry's `count` and `status`). */
   typed: Record<string, unknown>;
+  /** The ids of the two issues created in one request ("Bulk one", "Bulk two"), then changed and archived together. */
+  bulk: number[];
 }
 
 /** Where a client talks, as whom. */

@@ -1,4 +1,5 @@
-// The calls of issue #27's features (labels, q=, statistics, restore, listed values) made by two
+// The calls of issue #27's features (labels, q=, statistics, restore, listed values, bulk writes
+// and upserts) made by two
 // clients nobody here wrote, both generated from the tracker's /api/openapi.json: openapi-fetch
 // typed by openapi-typescript (`schema.ts`), and Orval's fetch client (`orval.ts`).
 // generated-clients.test.ts generates them next to a copy of this file, typechecks the lot with
@@ -38,6 +39,23 @@ function ok<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+/**
+ * The issue a create answered: the tracker's issues take bulk writes, so the document types a
+ * create's answer as one issue or a list (`oneOf`), and the generated types make us say which.
+ */
+function oneIssue<T>(answer: { issue: T } | { issues: T[] } | undefined, what: string): T {
+  const value = ok(answer, what);
+  if (!('issue' in value)) throw new Error(`${what}: a list answered`);
+  return value.issue;
+}
+
+/** The issues a bulk create or update answered. */
+function listed<T>(answer: { issue: T } | { issues: T[] } | undefined, what: string): T[] {
+  const value = ok(answer, what);
+  if (!('issues' in value)) throw new Error(`${what}: one issue answered`);
+  return value.issues;
+}
+
 /** Every call, made by openapi-fetch with the caller's bearer token (and one without). */
 export async function withOpenapiFetch({ baseUrl, token }: Caller): Promise<ClientRun> {
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } });
@@ -63,19 +81,19 @@ export async function withOpenapiFetch({ baseUrl, token }: Caller): Promise<Clie
     },
   });
   await record('created', fromOpenapiFetch('POST /issues', crashCall));
-  const crash = ok((await crashCall).data, 'crash').issue;
+  const crash = oneIssue((await crashCall).data, 'crash');
   // What the generated types promise of the record: its labels' ids, its status among the listed ones.
   const labelIds: number[] = crash.labelIds;
   const status: 'open' | 'in_progress' | 'done' = crash.status;
-  const exported = ok(
+  const exported = oneIssue(
     (
       await api.POST('/issues', {
         body: { projectId: project, title: 'Crash report export', estimate: 1.25, labelIds: [ui] },
       })
     ).data,
     'exported',
-  ).issue.id;
-  const typo = ok(
+  ).id;
+  const typo = oneIssue(
     (
       await api.POST('/issues', {
         body: {
@@ -84,7 +102,7 @@ export async function withOpenapiFetch({ baseUrl, token }: Caller): Promise<Clie
       })
     ).data,
     'typo',
-  ).issue.id;
+  ).id;
   const created: Created = { project, bug, ui, crash: crash.id, exported, typo };
 
   const index = (name: string, query: paths['/issues']['get']['parameters']['query']) =>
@@ -143,7 +161,45 @@ export async function withOpenapiFetch({ baseUrl, token }: Caller): Promise<Clie
     'no token',
     fromOpenapiFetch('GET /issues/stats', anonymous.GET('/issues/stats', { params: { query: { group: 'status' } } })),
   );
-  return { created, replies, typed: { labelIds, status, counted, grouped } };
+
+  // Bulk writes: two issues created in one request, both changed in another, then destroyed
+  // (archived); a list with an invalid entry and a stale `_etag` change nothing; a label upserted.
+  const bulkCall = api.POST('/issues', {
+    body: {
+      issues: [
+        { projectId: project, title: 'Bulk one' },
+        { projectId: project, title: 'Bulk two', estimate: 1 },
+      ],
+    },
+  });
+  await record('bulk create', fromOpenapiFetch('POST /issues', bulkCall));
+  const bulk = listed((await bulkCall).data, 'bulk create').map((issue) => issue.id);
+  const [first = 0, second = 0] = bulk;
+  const changes = {
+    issues: [
+      { id: first, status: 'done' as const },
+      { id: second, title: 'Bulk 2' },
+    ],
+  };
+  await record('bulk update', fromOpenapiFetch('PATCH /issues', api.PATCH('/issues', { body: changes })));
+  const stale = { issues: [{ id: first, _etag: '"stale"', title: 'Too late' }] };
+  await record('bulk stale', fromOpenapiFetch('PATCH /issues', api.PATCH('/issues', { body: stale })));
+  const invalid = {
+    issues: [
+      { projectId: project, title: 'Bulk fine' },
+      { projectId: project, title: '' },
+    ],
+  };
+  await record('bulk invalid', fromOpenapiFetch('POST /issues', api.POST('/issues', { body: invalid })));
+  const destroyed = api.DELETE('/issues', { params: { query: { 'filter[id][]': bulk } } });
+  await record('bulk destroy', fromOpenapiFetch('DELETE /issues', destroyed));
+  await index('after bulk', { sort: 'id', 'filter[title][prefix]': 'Bulk' });
+  const upsert = api.POST('/labels', {
+    params: { query: { upsert: 'name' } },
+    body: { label: { name: 'bug', color: '#b60205' } },
+  });
+  await record('upsert', fromOpenapiFetch('POST /labels', upsert));
+  return { created, replies, typed: { labelIds, status, counted, grouped }, bulk };
 }
 
 /** Every call, made by Orval's client with the caller's bearer token (and one without). */
@@ -165,7 +221,7 @@ export async function withOrval({ baseUrl, token }: Caller): Promise<ClientRun> 
   if (projectReply.status !== 200) throw new Error(`project: ${projectReply.status}`);
   const project = projectReply.data.project.id;
   const label = async (name: string, color: string) => {
-    const reply = await orval.createLabel({ name, color }, auth);
+    const reply = await orval.createLabel({ name, color }, undefined, auth);
     if (reply.status !== 200) throw new Error(`label ${name}: ${reply.status}`);
     return reply.data.label.id;
   };
@@ -184,18 +240,19 @@ export async function withOrval({ baseUrl, token }: Caller): Promise<ClientRun> 
   );
   replies.created = await fromOrval('POST /issues', Promise.resolve(crashReply));
   if (crashReply.status !== 200) throw new Error(`crash: ${crashReply.status}`);
-  const labelIds: number[] = crashReply.data.issue.labelIds;
-  const status: 'open' | 'in_progress' | 'done' = crashReply.data.issue.status;
+  const crash = oneIssue(crashReply.data, 'crash');
+  const labelIds: number[] = crash.labelIds;
+  const status: 'open' | 'in_progress' | 'done' = crash.status;
   const issue = async (body: Parameters<typeof orval.createIssue>[0]) => {
     const reply = await orval.createIssue(body, auth);
     if (reply.status !== 200) throw new Error(`issue: ${reply.status}`);
-    return reply.data.issue.id;
+    return oneIssue(reply.data, 'issue').id;
   };
   const exported = await issue({ projectId: project, title: 'Crash report export', estimate: 1.25, labelIds: [ui] });
   const typo = await issue({
     issue: { projectId: project, title: 'Login page typo', status: 'done', estimate: '3', labelIds: [bug] },
   });
-  const created: Created = { project, bug, ui, crash: crashReply.data.issue.id, exported, typo };
+  const created: Created = { project, bug, ui, crash: crash.id, exported, typo };
 
   const index = (name: string, query: Parameters<typeof orval.indexIssues>[0]) =>
     record(name, 'GET /issues', orval.indexIssues(query, auth));
@@ -230,5 +287,39 @@ export async function withOrval({ baseUrl, token }: Caller): Promise<ClientRun> 
   );
   await index('unlisted filter', { 'filter[status]': 'closed' });
   await record('no token', 'GET /issues/stats', orval.statsIssues({ group: 'status' }));
-  return { created, replies, typed: { labelIds, status, counted, grouped } };
+
+  const bulkReply = await orval.createIssue(
+    {
+      issues: [
+        { projectId: project, title: 'Bulk one' },
+        { projectId: project, title: 'Bulk two', estimate: 1 },
+      ],
+    },
+    auth,
+  );
+  replies['bulk create'] = await fromOrval('POST /issues', Promise.resolve(bulkReply));
+  if (bulkReply.status !== 200) throw new Error(`bulk create: ${bulkReply.status}`);
+  const bulk = listed(bulkReply.data, 'bulk create').map((entry) => entry.id);
+  const [first = 0, second = 0] = bulk;
+  const changes = {
+    issues: [
+      { id: first, status: 'done' as const },
+      { id: second, title: 'Bulk 2' },
+    ],
+  };
+  await record('bulk update', 'PATCH /issues', orval.updateIssues(changes, auth));
+  const stale = { issues: [{ id: first, _etag: '"stale"', title: 'Too late' }] };
+  await record('bulk stale', 'PATCH /issues', orval.updateIssues(stale, auth));
+  const invalid = {
+    issues: [
+      { projectId: project, title: 'Bulk fine' },
+      { projectId: project, title: '' },
+    ],
+  };
+  await record('bulk invalid', 'POST /issues', orval.createIssue(invalid, auth));
+  await record('bulk destroy', 'DELETE /issues', orval.destroyIssues({ 'filter[id][]': bulk }, auth));
+  await index('after bulk', { sort: 'id', 'filter[title][prefix]': 'Bulk' });
+  const upsert = orval.createLabel({ label: { name: 'bug', color: '#b60205' } }, { upsert: 'name' }, auth);
+  await record('upsert', 'POST /labels', upsert);
+  return { created, replies, typed: { labelIds, status, counted, grouped }, bulk };
 }

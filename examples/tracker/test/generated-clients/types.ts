@@ -42,3 +42,16 @@ type Entry = Stats['responses'][200]['content']['application/json']['stats'][num
 expectTypeOf<Entry['count']>().toEqualTypeOf<number>();
 expectTypeOf<Entry['status']>().toEqualTypeOf<Status | null | undefined>();
 expectTypeOf<NonNullable<Entry['sum']>['estimate']>().toEqualTypeOf<string | null | undefined>();
+
+// Bulk writes on the issues: the list forms of a create, the entries of an update (an id, an
+// optional `_etag`, the fields), the ids of a destroy; `upsert` on the labels' create.
+expectTypeOf<Schemas['IssueCreateList']['issues']>().toEqualTypeOf<Schemas['IssueCreateInput'][]>();
+expectTypeOf<Schemas['IssueUpdateEntry']['id']>().toEqualTypeOf<number>();
+expectTypeOf<Schemas['IssueUpdateEntry']['_etag']>().toEqualTypeOf<string | undefined>();
+expectTypeOf<Schemas['IssueUpdateEntry']['status']>().toEqualTypeOf<Status | undefined>();
+type Created = paths['/issues']['post']['responses'][200]['content']['application/json'];
+expectTypeOf<Extract<Created, { issues: unknown }>>().toEqualTypeOf<Schemas['IssueList']>();
+expectTypeOf<operations['destroyIssues']['parameters']['query']['filter[id][]']>().toEqualTypeOf<number[]>();
+expectTypeOf<NonNullable<operations['createLabel']['parameters']['query']>['upsert']>().toEqualTypeOf<
+  'name' | undefined
+>();

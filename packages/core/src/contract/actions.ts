@@ -40,6 +40,11 @@ export const ACTION_NAMES: readonly ActionName[] = ACTIONS.map((spec) => spec.na
 /**
  * The bulk writes of a resource that takes them (CONTRACT part 4): `PATCH` and `DELETE` on the
  * collection update and destroy several records (a bulk create is a `POST` with a list).
+ *
+ * @example
+ * ```ts
+ * BULK_ACTIONS.find((action) => action.name === 'destroy'); // { method: 'DELETE', target: 'collection', status: 204, ... }
+ * ```
  */
 export const BULK_ACTIONS: readonly ActionSpec[] = Object.freeze([
   { name: 'update', method: 'PATCH', target: 'collection', status: 200 },

@@ -1,9 +1,10 @@
 import type { FieldAccess } from '../access/declare.js';
 import { ruleOf } from '../access/resource-access.js';
-import { ACTIONS, type ActionName } from '../contract/actions.js';
+import { ACTIONS, type ActionName, type ActionSpec, BULK_ACTIONS } from '../contract/actions.js';
 import type { CompiledResource } from '../resource/compile.js';
 import { compiledResource } from '../resource/define-resource.js';
 import { accessOf, readRules, refusedFor, restricts } from './access-schemas.js';
+import { PROBLEM_RESPONSE_STATUS } from './problem-refs.js';
 import { type ProblemResponseName, problemRef } from './problems.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
@@ -23,16 +24,10 @@ export interface DocumentedAccess {
 
 type Operation = JsonSchema & { responses: Record<string, unknown>; parameters?: JsonSchema[] };
 
-const STATUS: Partial<Record<ProblemResponseName, string>> = {
-  BadRequest: '400',
-  Unauthorized: '401',
-  Forbidden: '403',
-};
-
 /** Adds shared problem responses to an operation, its responses kept in the order of their statuses. */
 function addProblems(operation: Operation, ...names: ProblemResponseName[]): void {
   const all: Record<string, unknown> = { ...operation.responses };
-  for (const name of names) all[STATUS[name] as string] ??= problemRef(name);
+  for (const name of names) all[PROBLEM_RESPONSE_STATUS[name]] ??= problemRef(name);
   const rank = (status: string) => (status === 'default' ? 1000 : Number(status));
   operation.responses = Object.fromEntries(Object.entries(all).sort(([a], [b]) => rank(a) - rank(b)));
 }
@@ -43,7 +38,24 @@ function mayRefuse(compiled: CompiledResource, action: ActionName): boolean {
   const kind = ruleOf(action);
   if (restricts(access[kind]) || (kind !== 'create' && restricts(access.read))) return true;
   if (kind !== 'create' && kind !== 'update') return false;
-  return Object.values(access.fields ?? {}).some((rules) => restricts((rules as FieldAccess | undefined)?.[kind]));
+  if (Object.values(access.fields ?? {}).some((rules) => restricts((rules as FieldAccess | undefined)?.[kind]))) {
+    return true;
+  }
+  // An upsert may update the record it finds, under the update's rules.
+  return action === 'create' && compiled.upsert.size > 0 && mayRefuse(compiled, 'update');
+}
+
+/** A resource's operations with their actions; `many`: a bulk write on the collection (`PATCH`, `DELETE`). */
+function operationsOf(compiled: CompiledResource, items: Record<string, Record<string, unknown>>) {
+  const { path } = compiled.resource;
+  const of = (spec: ActionSpec, many: boolean) => ({
+    operation: items[targetPath(spec.target, path)]?.[spec.method.toLowerCase()],
+    action: spec.name,
+    many,
+  });
+  return [...ACTIONS.map((spec) => of(spec, false)), ...BULK_ACTIONS.map((spec) => of(spec, true))].filter(
+    (entry): entry is { operation: Operation; action: ActionName; many: boolean } => Boolean(entry.operation),
+  );
 }
 
 /** The `archived` parameter of index, show, update and statistics, on a resource that archives instead of deleting. */
@@ -99,8 +111,10 @@ function noteReadRules(compiled: CompiledResource, operation: Operation, relatio
  * say: on an API with `authenticate`, 401 and 403 on every operation, and the security made
  * optional (`[{}, ...]`) on the actions `access.anonymous` lists; elsewhere 403 on operations
  * a rule may refuse. A resource with `archive` gets `archived` on index, show and update, an
- * update that says how to restore, and a destroy that says it archives. Parameters naming a field some callers may not read say they are
- * refused to them.
+ * update that says how to restore, and a destroy (one or several) that says it archives. The bulk
+ * writes on the collection (`PATCH`, `DELETE`) follow the rules of update and destroy; the 403 of
+ * a write that takes a list names fields by JSON Pointer. Parameters naming a field some callers
+ * may not read say they are refused to them.
  *
  * @example
  * ```ts
@@ -114,34 +128,37 @@ export function describeOperationAccess(
   api: DocumentedAccess,
   relations: readonly DocumentedRelation[],
 ): void {
-  const { path, name } = compiled.resource;
+  const { name, plural } = compiled.resource;
   const anonymous = new Set(accessOf(compiled).anonymous ?? []);
-  for (const spec of ACTIONS) {
-    const item = items[targetPath(spec.target, path)];
-    const operation = item?.[spec.method.toLowerCase()] as Operation | undefined;
-    if (!operation) continue;
-    const action = spec.name;
+  for (const { operation, action, many } of operationsOf(compiled, items)) {
+    // A 403 on a write that takes a list names the fields by JSON Pointer into the body.
+    const forbidden =
+      compiled.bulk && (action === 'create' || (many && action === 'update')) ? 'BulkForbidden' : 'Forbidden';
     if (api.authenticates) {
-      addProblems(operation, 'Unauthorized', 'Forbidden');
+      addProblems(operation, 'Unauthorized', forbidden);
       if (anonymous.has(action) && api.security.length > 0) {
         // A caller without credentials may take it; one with credentials that are not good is still a 401.
         operation.security = [{}, ...structuredClone(api.security)];
         operation.description = `${operation.description ? `${operation.description} ` : ''}Callers without credentials may take it too; credentials that are not good are 401.`;
       }
     } else if (mayRefuse(compiled, action)) {
-      addProblems(operation, 'Forbidden');
+      addProblems(operation, forbidden);
     }
-    if (compiled.archive && (action === 'index' || action === 'show' || action === 'update' || action === 'stats')) {
+    const archived = action === 'index' || action === 'show' || action === 'update' || action === 'stats';
+    if (compiled.archive && archived && !many) {
       addParameter(operation, archivedParameter(compiled, action));
       addProblems(operation, 'BadRequest');
     }
-    if (compiled.archive && action === 'update') {
+    if (compiled.archive && action === 'update' && !many) {
       operation.description = `${operation.description ? `${operation.description} ` : ''}Restoring an archived ${name}: \`?archived=true\` with \`{"${compiled.archive}": null}\` (with other changes or alone), allowed to whoever may destroy it (403 naming \`${compiled.archive}\` for the others); If-Match and the update's rules apply as to any update.`;
     }
     if (compiled.archive && action === 'destroy') {
-      operation.summary = `Archive a ${name}`;
-      operation.description = `Archives the ${name} rather than deleting it: sets \`${compiled.archive}\`; the ${name} is kept but answers 404 on show, update and destroy, and is left out of the index, unless asked for with \`archived=true\` (index, show). ${operation.description}`;
-      (operation.responses['204'] as JsonSchema).description = `The ${name} was archived`;
+      const which = many ? `the ${plural}` : `the ${name}`;
+      operation.summary = many ? `Archive several ${plural}` : `Archive a ${name}`;
+      operation.description = `Archives ${which} rather than deleting ${many ? 'them' : 'it'}: sets \`${compiled.archive}\`; an archived ${name} is kept but answers 404 on show, update and destroy, and is left out of the index, unless asked for with \`archived=true\` (index, show). ${operation.description}`;
+      (operation.responses['204'] as JsonSchema).description = many
+        ? `The ${plural} were archived`
+        : `The ${name} was archived`;
     }
     if (action === 'index' || action === 'show' || action === 'stats') noteReadRules(compiled, operation, relations);
   }

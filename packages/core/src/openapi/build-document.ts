@@ -4,6 +4,7 @@ import { compiledResource } from '../resource/define-resource.js';
 import type { Resource } from '../resource/options.js';
 import { describeOperationAccess } from './access-operations.js';
 import { describeFieldAccess, serverSetFields, withServerSet } from './access-schemas.js';
+import { type BulkNames, describeBulkWrites } from './bulk-operations.js';
 import { resourcePaths, type SchemaNames } from './operations.js';
 import { problemResponses, problemSchemas } from './problems.js';
 import { sparseRecord } from './query-parameters.js';
@@ -92,6 +93,14 @@ function unique(name: string, taken: Set<string>): string {
   return candidate;
 }
 
+/** The component names of a bulk resource's lists (`IssueList`, `IssueCreateList`...), marked taken. */
+function bulkNames(base: string, taken: Set<string>): BulkNames {
+  const [list, createList, updateList, updateEntry] = ['List', 'CreateList', 'UpdateList', 'UpdateEntry'].map(
+    (suffix) => unique(`${base}${suffix}`, taken),
+  ) as [string, string, string, string];
+  return { list, createList, updateList, updateEntry };
+}
+
 /**
  * Builds the OpenAPI 3.1 document of a set of resources from their declarations: per resource a
  * record schema, a create-body and an update-body schema (from the class-validator decorators and
@@ -100,7 +109,9 @@ function unique(name: string, taken: Set<string>): string {
  * `include` on show and index and a schema of the record with what it adds; each relation's
  * target must be among `resources` (else this throws, as `createApi` does). With `authenticate` and
  * `tenancy` (as `createApi` passes them) it describes the access model too: security, 401 and
- * 403, server-set and role-restricted fields. `createApi` serves it at `<base>/openapi.json`;
+ * 403, server-set and role-restricted fields. A resource with `bulk` gets the list form of POST
+ * (`oneOf` one record or a list), `PATCH` and `DELETE` on the collection; one with `upsert`, the
+ * `upsert` parameter of POST. `createApi` serves it at `<base>/openapi.json`;
  * call this to write it to a file or feed a code generator.
  *
  * @example
@@ -124,7 +135,7 @@ export function openApiDocument(
   const tags: OpenApiDocument['tags'] = [];
 
   // Names first: a relation refers to its target's record schema.
-  const namesOf = new Map<Resource, SchemaNames>();
+  const namesOf = new Map<Resource, SchemaNames & { bulk?: BulkNames }>();
   const relations = relationsOf(resources);
   for (const resource of resources) {
     const base = unique(pascal(resource.name), taken);
@@ -134,6 +145,7 @@ export function openApiDocument(
       updateInput: unique(`${base}UpdateInput`, taken),
       ...(relations.get(resource)?.length ? { withRelations: unique(`${base}WithRelations`, taken) } : {}),
       ...(compiledResource(resource).query.fields.size > 0 ? { fields: unique(`${base}Fields`, taken) } : {}),
+      ...(compiledResource(resource).bulk ? { bulk: bulkNames(base, taken) } : {}),
     });
   }
   const keys = foreignKeys(relations);
@@ -142,7 +154,7 @@ export function openApiDocument(
 
   for (const resource of resources) {
     const compiled = compiledResource(resource);
-    const names = namesOf.get(resource) as SchemaNames;
+    const names = namesOf.get(resource) as SchemaNames & { bulk?: BulkNames };
     const base = names.output;
     const related = relations.get(resource) ?? [];
     // Fields set from the caller's principal are read-only, as `createApi` makes them.
@@ -163,10 +175,13 @@ export function openApiDocument(
       schemas[names.fields] = { title: `${base} (fields)`, ...sparseRecord(compiled, built.output, included) };
     }
 
-    const operationId = (action: string) =>
-      unique(`${action}${action === 'index' || action === 'stats' ? pascal(resource.plural) : base}`, operationIds);
+    // Actions on several records are named after the plural: `indexIssues`, `updateIssues`.
+    const operationId = (action: string, many = action === 'index' || action === 'stats') =>
+      unique(`${action}${many ? pascal(resource.plural) : base}`, operationIds);
     const links = { relations: related, referenced: referenced.has(resource) };
     const items = resourcePaths(compiled, names, operationId, links);
+    const bulkContext = { names, updateInput: built.updateInput, operationId, referenced: links.referenced };
+    Object.assign(schemas, describeBulkWrites(compiled, items, bulkContext));
     describeOperationAccess(compiled, items, access, related);
     Object.assign(paths, items);
     tags.push({ name: resource.plural, description: `The ${resource.plural} at \`/${resource.path}\`` });

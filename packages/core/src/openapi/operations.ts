@@ -8,7 +8,7 @@ import {
   includeParameter,
   indexParameters,
 } from './parameters.js';
-import { type ProblemResponseName, problemRef } from './problems.js';
+import { problemResponsesOf } from './problem-refs.js';
 import { fieldsParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
@@ -41,29 +41,7 @@ type Operation = Record<string, unknown> & { responses: Record<string, unknown> 
 const READING_ORDER = ['GET', 'POST', 'PATCH', 'DELETE'];
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-function problems(...names: ProblemResponseName[]): Record<string, unknown> {
-  const statuses: Record<ProblemResponseName, string> = {
-    BadRequest: '400',
-    Unauthorized: '401',
-    Forbidden: '403',
-    NotFound: '404',
-    Conflict: '409',
-    PreconditionFailed: '412',
-    ContentTooLarge: '413',
-    UriTooLong: '414',
-    UnsupportedMediaType: '415',
-    ValidationFailed: '422',
-    RequestHeadersTooLarge: '431',
-    InternalError: '500',
-    ServiceUnavailable: '503',
-    OtherProblem: 'default',
-  };
-  // Any request may bring headers over Node's limit (431), or meet a fault or an outage.
-  const always = ['RequestHeadersTooLarge', 'InternalError', 'ServiceUnavailable', 'OtherProblem'] as const;
-  const responses: Record<string, unknown> = {};
-  for (const name of [...names, ...always]) responses[statuses[name]] = problemRef(name);
-  return responses;
-}
+const problems = problemResponsesOf;
 
 /** `{ "<key>": <schema> }` with nothing else, as the contract's bodies are. */
 function envelope(key: string, schema: JsonSchema): JsonSchema {

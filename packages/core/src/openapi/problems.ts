@@ -106,6 +106,8 @@ export type ProblemResponseName =
   | 'RequestHeadersTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationFailed'
+  | 'BulkValidationFailed'
+  | 'BulkForbidden'
   | 'InternalError'
   | 'ServiceUnavailable'
   | 'OtherProblem';
@@ -187,6 +189,22 @@ export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
     'The body is JSON but some fields are not acceptable (a foreign key naming no record `does not exist`, a unique value `is already taken`); `errors` maps each offending field to its messages. Nothing was stored.',
     new ValidationError({ author: ['is required'] }),
     { schema: VALIDATION_PROBLEM_SCHEMA },
+  ),
+  // A resource taking bulk writes names the offending members of a list by JSON Pointer into the body.
+  BulkValidationFailed: problemResponse(
+    422,
+    'The body is JSON but some fields are not acceptable; `errors` maps each to its messages: by field name for one record, by JSON Pointer into the body for a list (`/books/2/name`; an empty or too long list names `/books`, an id that is not visible `/books/3/id` `does not exist`). Nothing was stored.',
+    new ValidationError({ '/books/2/name': ['is required'] }),
+    { schema: VALIDATION_PROBLEM_SCHEMA },
+  ),
+  BulkForbidden: problemResponse(
+    403,
+    'The caller may not take this action, or may not write some of the fields sent: `errors` then names each, by field name for one record, by JSON Pointer into the body for a list (`/books/3/priority`). Nothing was changed.',
+    new HttpError(403, 'forbidden', {
+      detail: 'You may not change /books/3/priority',
+      errors: { '/books/3/priority': ['may not be changed by you'] },
+    }),
+    { schema: FORBIDDEN_PROBLEM_SCHEMA },
   ),
   InternalError: problemResponse(
     500,

@@ -1,3 +1,4 @@
+import { pluralize } from '../contract/plural.js';
 import type { Scalar } from '../schema/types.js';
 import { type CompiledResource, compile } from './compile.js';
 import type { Relations, Resource, ResourceOptions } from './options.js';
@@ -34,21 +35,6 @@ const KNOWN_OPTIONS = new Set([
 ]);
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const compiled = new WeakMap<Resource, CompiledResource>();
-
-/**
- * English plural of a simple noun; irregular ones are set with the `plural` option.
- *
- * @example
- * ```ts
- * pluralize('book'); // 'books'
- * pluralize('category'); // 'categories'
- * ```
- */
-export function pluralize(word: string): string {
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
-  return `${word}s`;
-}
 
 /** What {@link defineResource} takes: the declaration, its literal names, and the attributes it gives a default. */
 type Declaration<M, S, N extends string, P extends string, R extends Relations, D extends string> = ResourceOptions<
