@@ -6,7 +6,9 @@
 // record is one of theirs, as they see it; X-Total-Count lies between the matches through what
 // they see and never counts more; a name they may not read is a 400. Statistics (issues and
 // users, with random filters and groups) count and sum exactly what the caller's own index with
-// the same filters lists (property/stats.ts).
+// the same filters lists (property/stats.ts). Bulk creates, updates and destroys over ids of both
+// organizations succeed exactly when every record is the caller's to change, else change nothing
+// anywhere (property/bulk.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { serverStore, serveTracker } from './helpers/tracker-stores.js';
+import { bulkPlan, checkBulk } from './property/bulk.js';
 import {
   type Client,
   clientOf,
@@ -82,7 +85,8 @@ function accessProperty(open: () => Store, runs: number): () => Promise<void> {
         worldPlan,
         fc.array(fc.tuple(principalPlan, queryPlan), { minLength: 10, maxLength: 30 }),
         fc.array(fc.tuple(principalPlan, statsPlan), { minLength: 2, maxLength: 6 }),
-        async (plans, asked, stats) => {
+        fc.array(fc.tuple(principalPlan, bulkPlan), { minLength: 2, maxLength: 6 }),
+        async (plans, asked, stats, bulk) => {
           const target = await serveTracker(open(), SECRET);
           try {
             const seeded = await seed(target.baseUrl, SECRET, plans);
@@ -104,6 +108,15 @@ function accessProperty(open: () => Store, runs: number): () => Promise<void> {
               const { client, view } = await callerOf(principal);
               const label = `${principal.role} of org ${principal.org}`;
               await checkStats({ client, view, role: principal.role, label }, plan, seeded);
+            }
+            // Bulk writes last: they change the records the views above were read from.
+            const admins = await Promise.all(
+              [1, 2].map((org) => clientOf(target.baseUrl, SECRET, org * 10 + 1, org, 'admin')),
+            );
+            for (const [principal, plan] of bulk) {
+              const { client } = await callerOf(principal);
+              const label = `${principal.role} of org ${principal.org}`;
+              await checkBulk({ client, role: principal.role, org: principal.org, label }, plan, seeded, admins);
             }
           } finally {
             await target.close();
