@@ -11,7 +11,9 @@ import type { GivenSets } from './set-writes.js';
 // rows of the sets of ids, each in one multi-row INSERT for all the records, all in one
 // transaction. Each row holds exactly the columns `create` would write for its record (server
 // values and declared defaults included); a column another record writes and this one does not
-// takes the column's DEFAULT, as it would in `create`.
+// takes the column's DEFAULT, as it would in `create` (on SQLite, whose VALUES know no DEFAULT,
+// NULL: the tables the store makes have a DEFAULT only for declared defaults, which every row
+// already holds; a default added by hand to a table, and not declared, is not applied there).
 
 /** Runs `work` atomically: in a new transaction, or behind a savepoint of the open one. */
 export type Atomic = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
@@ -23,27 +25,21 @@ function idKey(id: unknown): unknown {
 
 /**
  * The rows in batches of consecutive rows, `[start, end)`, one INSERT each: as many rows as the
- * statement's parameters allow (one per row and column of the batch, at most). With
- * `sameColumns` (SQLite, whose VALUES know no DEFAULT: Kysely would write NULL where a row lacks
- * a column, not the column's default), a batch only holds rows writing the same columns.
+ * statement's parameters allow (one per row and column of the batch, at most).
  */
-function batches(rows: readonly Record<string, unknown>[], maxParameters: number, sameColumns: boolean) {
+function batches(rows: readonly Record<string, unknown>[], maxParameters: number) {
   const ranges: [number, number][] = [];
   let start = 0;
   let columns = new Set<string>();
-  let signature = '';
   for (let i = 0; i < rows.length; i++) {
     const keys = Object.keys(rows[i] as Record<string, unknown>);
-    // toColumns writes its keys in the schema's order: the same columns give the same text.
-    const own = sameColumns ? keys.join(',') : '';
     let width = columns.size;
     for (const key of keys) if (!columns.has(key)) width++;
-    if (i > start && (own !== signature || (i - start + 1) * Math.max(width, 1) > maxParameters)) {
+    if (i > start && (i - start + 1) * Math.max(width, 1) > maxParameters) {
       ranges.push([start, i]);
       start = i;
       columns = new Set();
     }
-    if (i === start) signature = own;
     for (const key of keys) columns.add(key);
   }
   ranges.push([start, rows.length]);
@@ -132,7 +128,7 @@ export async function insertMany(
   const { dialect, idSets } = plan;
   const answer = (records: StoredRecord[]) => records.map((record, i) => idSets.withGiven(record, given[i] ?? []));
   if (!dialect.insertReturning) return atomic(async (tx) => answer(await written(plan, tx, rows, given)));
-  const ranges = batches(rows, dialect.maxParameters, dialect.name === 'sqlite');
+  const ranges = batches(rows, dialect.maxParameters);
   const more = given.some((sets) => sets.length > 0) || usesWordsTable(plan.schema, dialect);
   if (ranges.length === 1 && !more) return answer(await insertReturning(plan, db, rows));
   return atomic(async (tx) => answer(await written(plan, tx, rows, given, ranges)));
