@@ -20,6 +20,7 @@ const KNOWN_OPTIONS = new Set([
   'steps',
   'store',
   'count',
+  'estimateCountsAbove',
   'limits',
   'id',
   'timestamps',
