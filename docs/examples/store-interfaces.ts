@@ -29,7 +29,8 @@ export interface ListQuery {
   readonly order: readonly Order[]; // complete: always ends with `id`
   readonly limit: number;
   readonly offset: number;
-  readonly count: boolean; // whether `total` is wanted
+  readonly count: boolean | 'estimated'; // whether `total` is wanted; 'estimated': exact up to `estimateAbove`, then may be estimated
+  readonly estimateAbove?: number; // with count 'estimated': the most matches counted exactly (default 10,000)
   readonly perGroup?: { readonly field: string; readonly limit: number }; // the first `limit` of each `field` value
   readonly after?: readonly Scalar[]; // keyset: the records after this position in `order`, instead of `offset`
   readonly select?: readonly string[]; // the attributes needed (`id` always comes); all when absent
@@ -38,6 +39,7 @@ export interface ListQuery {
 export interface ListResult<R = StoredRecord> {
   readonly records: R[];
   readonly total?: number;
+  readonly estimated?: true; // `total` is an estimate (count 'estimated', more than `estimateAbove` matches)
 }
 
 /** Statistics: the records matching `where`, grouped by 0 to 3 attributes (docs/statistics.md). */

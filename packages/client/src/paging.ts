@@ -4,13 +4,18 @@ import type { IndexResult } from './types.js';
 // How an index answer's headers become its result, and how `each` walks the pages: by page
 // number or, on a resource with cursor pagination, by the `after` of each `next` link.
 
-/** The result of an index answer: its records, and the pagination of its `X-Total-Count` and `Link` headers. */
+/**
+ * The result of an index answer: its records, and the pagination of its `X-Total-Count` (or
+ * `X-Total-Count-Estimate`) and `Link` headers.
+ */
 export function indexResult<T>(records: T[], response: Response, target: string): IndexResult<T> {
   const links = parseLinks(response.headers.get('link'), response.url || target);
-  const total = response.headers.get('x-total-count');
+  const exact = response.headers.get('x-total-count');
+  const total = exact ?? response.headers.get('x-total-count-estimate');
   return {
     records,
     total: total === null ? undefined : Number(total),
+    estimated: exact === null && total !== null,
     next: pageOf(links.next),
     prev: pageOf(links.prev),
     last: pageOf(links.last),

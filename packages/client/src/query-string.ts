@@ -6,7 +6,7 @@ export interface RawIndexParams {
   sort?: string | readonly string[];
   page?: number;
   perPage?: number;
-  count?: boolean;
+  count?: boolean | 'estimated';
   /** Relation names, sent as `include=a,b`. */
   include?: readonly string[];
   /** Field names, sent as `fields=a,b`. */

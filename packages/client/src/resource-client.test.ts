@@ -63,6 +63,29 @@ describe('resourceClient', () => {
     expect(show?.get('accept')).toBe('application/json, application/problem+json');
   });
 
+  it('reads X-Total-Count as an exact total, X-Total-Count-Estimate as an estimated one', async () => {
+    const answers: Record<string, string>[] = [
+      { 'x-total-count': '42', link: '</api/people?page=2>; rel="next", </api/people?page=9>; rel="last"' },
+      { 'x-total-count-estimate': '1234567', link: '</api/people?page=2>; rel="next"' },
+      {},
+    ];
+    let headers: Record<string, string> = {};
+    const { calls, fetch } = fakeFetch(() => json({ people: [] }, { headers }));
+    const people = resourceClient<People>({ baseUrl: '/api', name: 'person', plural: 'people', fetch });
+    const results = [];
+    for (const answer of answers) {
+      headers = answer;
+      const { total, estimated, next, last } = await people.index({ count: 'estimated' });
+      results.push({ total, estimated, next, last });
+    }
+    expect(results).toEqual([
+      { total: 42, estimated: false, next: 2, last: 9 },
+      { total: 1234567, estimated: true, next: 2, last: undefined },
+      { total: undefined, estimated: false, next: undefined, last: undefined },
+    ]);
+    expect(calls.map((call) => call.url)).toEqual(Array(3).fill('/api/people?count=estimated'));
+  });
+
   it('turns an answer that is not a problem into an unexpected_response error', async () => {
     const { fetch } = fakeFetch(
       () =>

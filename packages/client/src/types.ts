@@ -158,8 +158,12 @@ export interface IndexParams<M> {
   page?: number;
   /** Sent as `per_page`; the server's default applies when absent. */
   perPage?: number;
-  /** `false`: the server skips counting (`total` is `undefined`); `true`: counts where the resource does not by default. */
-  count?: boolean;
+  /**
+   * `false`: the server skips counting (`total` is `undefined`); `true`: counts where the resource
+   * does not by default; `'estimated'`: exact on small results, else the store's estimate, if it
+   * makes one (`total` then holds it and `estimated` is `true`).
+   */
+  count?: boolean | 'estimated';
   /** Cursor pagination: the page after this cursor (a result's `nextCursor`); without it, the first page. */
   after?: string;
   /** `true`: archived records too, on a resource declared with `archive` (`archived=true`). */
@@ -193,8 +197,13 @@ export type PageRelation = 'first' | 'prev' | 'next' | 'last';
  */
 export interface IndexResult<T> {
   records: T[];
-  /** Records matching the filters on all pages; `undefined` when the server did not count. */
+  /**
+   * Records matching the filters on all pages (`X-Total-Count`, or `X-Total-Count-Estimate` with
+   * `count: 'estimated'`); `undefined` when the server did not count.
+   */
   total: number | undefined;
+  /** Whether `total` is an estimate (then there is no `last`): see `count: 'estimated'`. */
+  estimated: boolean;
   /** The number of the next page, `undefined` on the last one. */
   next: number | undefined;
   /** The number of the previous page, `undefined` on the first one. */

@@ -122,7 +122,7 @@ it('knows the problem codes and actions of the server, as types', () => {
   expectTypeOf<ResourceError['code']>().toEqualTypeOf<ProblemCode>();
 });
 
-it('takes a record of the resource, or an ETag, as a condition, and a boolean count', () => {
+it('takes a record of the resource, or an ETag, as a condition, and a boolean or estimated count', () => {
   const held = {} as BookRecord;
   const showOptions: ShowOptions<BookRecord> = { ifNoneMatch: held };
   const writeOptions: WriteOptions<BookRecord> = { ifMatch: held };
@@ -131,12 +131,18 @@ it('takes a record of the resource, or an ETag, as a condition, and a boolean co
   expectTypeOf(etagOf(held)).toEqualTypeOf<string | undefined>();
   client.destroy(1, { ifMatch: '*' });
   client.index({ count: false });
+  client.index({ count: 'estimated' });
+  expectTypeOf(client.index({ count: 'estimated' }))
+    .resolves.toHaveProperty('estimated')
+    .toEqualTypeOf<boolean>();
   // @ts-expect-error: not a record of this resource
   client.show(1, { ifNoneMatch: { id: 1 } });
   // @ts-expect-error: If-None-Match takes the copy held, not a tag
   client.show(1, { ifNoneMatch: '"abc"' });
-  // @ts-expect-error: count is a boolean
+  // @ts-expect-error: count is a boolean or 'estimated'
   client.index({ count: 'false' });
+  // @ts-expect-error: the value is `estimated`
+  client.index({ count: 'estimate' });
 });
 
 it('takes a bearer token: a string, or a function answering one (or none), at once or later', () => {

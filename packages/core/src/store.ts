@@ -23,6 +23,7 @@ export {
 } from './schema/values.js';
 export { scaledOf, sumValue } from './store/aggregate-values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
+export { ESTIMATE_ABOVE } from './store/estimate-above.js';
 export { memoryStore, randomSecret } from './store/memory-store.js';
 export { foldCase, matchesSearch, SEARCH_WORD_MAX, SEARCH_WORDS_MAX, searchWords } from './store/search-words.js';
 export type {

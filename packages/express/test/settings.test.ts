@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { defineResource, memoryStore, type ResourceOptions } from '@resourcery/core';
+import { type Collection, defineResource, memoryStore, type ResourceOptions, type Store } from '@resourcery/core';
+import type { ListQuery } from '@resourcery/core/store';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,10 +19,14 @@ class Book {
 let close: () => Promise<void> = async () => {};
 afterEach(() => close());
 
-async function start(options: Partial<ResourceOptions<Book, Record<string, unknown>>>, seed = 0) {
+async function start(
+  options: Partial<ResourceOptions<Book, Record<string, unknown>>>,
+  seed = 0,
+  store: Store = memoryStore(),
+) {
   const books = defineResource({ name: 'book', model: Book, ...options });
   const app = express();
-  app.use('/api', resourcery({ resources: [books], store: memoryStore() }));
+  app.use('/api', resourcery({ resources: [books], store }));
   const server = await serve(app);
   close = server.close;
   for (let i = 1; i <= seed; i++) {
@@ -118,5 +123,85 @@ describe('show and create allow-lists', () => {
     expect(() => defineResource({ name: 'book', model: Book, fields: { filter: ['title' as 'name'] } })).toThrow(
       /fields.filter names "title"/,
     );
+  });
+});
+
+/** A memory store whose collections keep every list query they are asked. */
+function recordingStore(seen: ListQuery[]): Store {
+  const store = memoryStore();
+  const recording = (collection: Collection): Collection =>
+    new Proxy(collection, {
+      get: (target, key) =>
+        key === 'list'
+          ? (query: ListQuery) => {
+              seen.push(query);
+              return target.list(query);
+            }
+          : Reflect.get(target, key),
+    });
+  return new Proxy(store, {
+    get: (target, key) =>
+      key === 'collection' ? (schema: never) => recording(target.collection(schema)) : Reflect.get(target, key),
+  });
+}
+
+const headers = (res: Response) => ({
+  total: res.headers.get('x-total-count'),
+  estimate: res.headers.get('x-total-count-estimate'),
+  rels: [...(res.headers.get('link') ?? '').matchAll(/rel="(\w+)"/g)].map((match) => match[1]),
+});
+
+describe('count', () => {
+  it("count=estimated asks the store for an estimate past the resource's estimateCountsAbove, exact below", async () => {
+    const seen: ListQuery[] = [];
+    const api = await start({ estimateCountsAbove: 500 }, 7, recordingStore(seen));
+    seen.length = 0;
+    const res = await call(`${api}/books?count=estimated&per_page=3`);
+    // The memory store counts exactly: answered as count=true is.
+    expect(headers(res)).toEqual({ total: '7', estimate: null, rels: ['first', 'next', 'last'] });
+    expect(await ids(res)).toEqual([7, 6, 5]);
+    expect(seen).toMatchObject([{ count: 'estimated', estimateAbove: 500, limit: 4 }]);
+    await call(`${api}/books?count=true&per_page=3`);
+    expect(seen[1]).toMatchObject({ count: true, limit: 3 });
+    expect(seen[1]).not.toHaveProperty('estimateAbove');
+  });
+
+  it("a resource declared with count: 'estimated' estimates by default; count=true and count=false still say", async () => {
+    const seen: ListQuery[] = [];
+    const api = await start({ count: 'estimated' }, 3, recordingStore(seen));
+    seen.length = 0;
+    await call(`${api}/books`);
+    await call(`${api}/books?count=true`);
+    await call(`${api}/books?count=false`);
+    expect(seen.map((query) => [query.count, query.estimateAbove])).toEqual([
+      ['estimated', 10_000],
+      [true, undefined],
+      [false, undefined],
+    ]);
+  });
+
+  it('an estimated total is sent as X-Total-Count-Estimate, with next from the record past the page and no last', async () => {
+    const api = await start(
+      { steps: { list: async (_ctx, next) => ({ ...(await next()), total: 123_456, estimated: true }) } },
+      7,
+    );
+    const first = await call(`${api}/books?count=estimated&per_page=3`);
+    expect(headers(first)).toEqual({ total: null, estimate: '123456', rels: ['first', 'next'] });
+    const lastPage = await call(`${api}/books?count=estimated&per_page=3&page=3`);
+    expect(headers(lastPage)).toEqual({ total: null, estimate: '123456', rels: ['first', 'prev'] });
+    expect(await ids(lastPage)).toEqual([1]);
+  });
+
+  it('refuses a count other than true, false or estimated, in the declaration as in the request', async () => {
+    const api = await start({}, 1);
+    const res = await call(`${api}/books?count=estimate`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toBe('count must be true, false or estimated (got "estimate")');
+    expect(() => defineResource({ name: 'book', model: Book, count: 'exact' as never })).toThrow(/count must be/);
+    for (const estimateCountsAbove of [0, -1, 1.5, Number.NaN]) {
+      expect(() => defineResource({ name: 'book', model: Book, estimateCountsAbove })).toThrow(
+        /estimateCountsAbove must be a positive integer/,
+      );
+    }
   });
 });

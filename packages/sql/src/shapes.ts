@@ -156,7 +156,7 @@ export function listShape(query: ListQuery, columns: readonly string[]) {
     groups === undefined || conditions.key === undefined
       ? undefined
       : `list:${columns.join(',')}|${conditions.key}|${order}|${query.after ? nulls(after) : '-'}` +
-        `|${query.offset > 0}|${query.count}|${groups}`;
+        `|${query.offset > 0}|${query.count === 'estimated' ? `~${query.estimateAbove}` : query.count}|${groups}`;
   const values: unknown[] = [...conditions.values, ...after, query.limit];
   if (query.offset > 0) values.push(query.offset);
   return { key, values };

@@ -14,14 +14,12 @@ import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { type Atomic, insertMany } from './create-many.js';
 import { execute } from './dialects/statements.js';
+import { totalOf, withTotal } from './list-total.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { writeWords } from './search-words-table.js';
 import { createWithSets, missingParent, type ReadOne, updateWithSets } from './set-writes.js';
 import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
-
-/** The column of a counted page that carries the total. */
-const TOTAL = 'resourcery_total';
 
 /** What a failed statement was doing, for the error's translation. */
 interface Doing {
@@ -63,19 +61,10 @@ export class SqlCollection implements Collection {
       const shape = listShape(query, columns);
       const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
         const filled = listWithValues(query, values);
-        const select = plan.listSelect(db, filled, columns);
-        // The count rides along with the page, in the same round trip: a scalar subquery, which
-        // the database runs once (not per row). Only a page past the end needs a query of its own.
-        return filled.count ? select.select(plan.countSelect(db, filled).as(TOTAL)) : select;
+        return withTotal(plan, db, filled, plan.listSelect(db, filled, columns));
       });
       const { rows } = await execute<Record<string, unknown>>(db, statement);
-      const records = rows.map(toRecord);
-      if (!query.count) return { records };
-      const first = rows[0];
-      if (first) return { records, total: Number(first[TOTAL]) };
-      if (query.offset === 0 && !query.after) return { records, total: 0 };
-      const { total } = await plan.countSelect(db, query).executeTakeFirstOrThrow();
-      return { records, total: Number(total) };
+      return { records: rows.map(toRecord), ...(await totalOf(plan, db, query, rows)) };
     });
   }
 

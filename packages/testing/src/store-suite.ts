@@ -1,7 +1,8 @@
-import type { Store } from '@resourcery/core/store';
+import type { CollectionSchema, Store } from '@resourcery/core/store';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { aggregateCases } from './store-cases/aggregate-cases.js';
 import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
+import { countCases } from './store-cases/count-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
 import { createManyCases } from './store-cases/create-many-cases.js';
 import { createManySetCases } from './store-cases/create-many-set-cases.js';
@@ -71,6 +72,7 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   keysetTypeCases,
   selectCases,
   selectTypeCases,
+  countCases,
   aggregateCases,
   searchCases,
   uuidSearchCases,
@@ -93,13 +95,19 @@ export interface StoreSuiteOptions {
    * in a database that keeps them.
    */
   readonly prefix?: string;
+  /**
+   * For a store that estimates counts (`count: 'estimated'`): refreshes the statistics its
+   * estimates read, for one collection (PostgreSQL: `ANALYZE` of its table). The count cases then
+   * expect a marked estimate past the threshold, within a factor of two; without it, exact counts.
+   */
+  readonly analyze?: (schema: CollectionSchema) => Promise<void>;
 }
 
 /**
  * Registers the shared store conformance suite with Vitest: every behaviour of the
  * {@link Collection} interface that the core and the HTTP contract rely on (ids, types, filters,
  * filter operators, relation filters, code point order, nulls, paging, keyset pages (`after`),
- * sparse lists (`select`), counts, partial and concurrent updates, scopes, transactions, the longest
+ * sparse lists (`select`), counts (exact, and estimated past a threshold), partial and concurrent updates, scopes, transactions, the longest
  * valid value of every string size) and of the data model (decimal, date, date-time, uuid and json values; uuid ids;
  * defaults; server values (uuid ids, timestamps and defaults set on every write path, raw store
  * transactions included); unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
@@ -148,7 +156,8 @@ export function storeConformanceSuite(
     const [schema, collection] = [schemas[0], collections[0]];
     if (!schema || !collection) throw new Error(`storeConformanceSuite: group "${group.name}" has no collection`);
     if (group.needs && typeof collection[group.needs] !== 'function') return skipCase(`no Collection.${group.needs}`);
-    await test(collection, { store: provider, schema, schemas, collections });
+    const { analyze } = options;
+    await test(collection, { store: provider, schema, schemas, collections, ...(analyze ? { analyze } : {}) });
   };
 
   describe(`store conformance: ${name}`, () => {

@@ -4,9 +4,13 @@
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-/** A string from a query, path or header, read as the schema's type (form style, plain decimal). */
-export function coerce(schema: { type?: unknown } | undefined, raw: string): unknown {
-  const types = [schema?.type].flat();
+/** A schema's `type`, and its alternatives' (`oneOf`, `anyOf`: `count` is a boolean or `estimated`). */
+type Typed = { type?: unknown; oneOf?: Typed[]; anyOf?: Typed[] };
+
+/** A string from a query, path or header, read as the schema's type, or one of its alternatives' (form style, plain decimal). */
+export function coerce(schema: Typed | undefined, raw: string): unknown {
+  const alternatives = [schema, ...(schema?.oneOf ?? []), ...(schema?.anyOf ?? [])];
+  const types = alternatives.flatMap((alternative) => [alternative?.type].flat());
   if (types.includes('integer') && INTEGER.test(raw)) return Number(raw);
   if (types.includes('number') && NUMBER.test(raw)) return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';

@@ -105,6 +105,7 @@ describe('openApiDocument', () => {
     expect(Object.keys(operation(document, '/books', 'get').responses['200'].headers)).toEqual([
       'Link',
       'X-Total-Count',
+      'X-Total-Count-Estimate',
     ]);
     expect(operation(document, '/books', 'get').operationId).toBe('indexBooks');
     expect(operation(document, '/books/{id}', 'delete').operationId).toBe('destroyBook');
@@ -168,7 +169,10 @@ describe('openApiDocument', () => {
     for (const twice of ['title,title', 'id,-id']) expect(twice).not.toMatch(sort);
     expect(byName['filter[status]'].schema).toEqual({ type: 'string', pattern: STORABLE_STRING });
     expect(byName['filter[status][]'].schema.maxItems).toBe(100);
-    expect(byName.count.schema).toEqual({ type: 'boolean', default: true });
+    expect(byName.count.schema).toEqual({
+      oneOf: [{ type: 'boolean' }, { type: 'string', const: 'estimated' }],
+      default: true,
+    });
     expect(byName.per_page.schema).toMatchObject({ minimum: 1, maximum: 40, default: 10 });
   });
 

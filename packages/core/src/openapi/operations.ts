@@ -135,6 +135,10 @@ export function resourcePaths(
               description: `The number of ${plural} matching the filters, on all pages${cursor ? ' (only with `count=true`)' : ''}`,
               schema: { type: 'integer', minimum: 0 },
             },
+            'X-Total-Count-Estimate': {
+              description: `With \`count=estimated\`, instead of \`X-Total-Count\` when more ${plural} match than are counted exactly: the store's estimate`,
+              schema: { type: 'integer', minimum: 0 },
+            },
           },
           content: {
             [JSON_MEDIA_TYPE]: { schema: envelope(plural, { type: 'array', items: shown }) },

@@ -194,7 +194,7 @@ export function searchParameter(
  */
 export function paginationParameters(compiled: CompiledResource): JsonSchema[] {
   const { plural } = compiled.resource;
-  const { perPage, count, pagination } = compiled.query;
+  const { perPage, count, pagination, estimateAbove } = compiled.query;
   const cursor = pagination === 'cursor';
   const first: JsonSchema = cursor
     ? {
@@ -220,10 +220,8 @@ export function paginationParameters(compiled: CompiledResource): JsonSchema[] {
     {
       name: 'count',
       in: 'query',
-      description: cursor
-        ? `Whether to count the matching ${plural} (\`X-Total-Count\`); counting costs a query on big tables.`
-        : `Whether to count the matching ${plural} (\`X-Total-Count\` and the \`last\` link); counting costs a query on big tables.`,
-      schema: { type: 'boolean', default: cursor ? false : count },
+      description: `Whether to count the matching ${plural} (\`X-Total-Count\`${cursor ? '' : ' and the `last` link'}); counting costs a query on big tables. \`estimated\`: exact up to ${estimateAbove} matches, past them an estimate if the store makes one, as \`X-Total-Count-Estimate\` instead (no \`last\` link).`,
+      schema: { oneOf: [{ type: 'boolean' }, { type: 'string', const: 'estimated' }], default: cursor ? false : count },
     },
   ];
 }

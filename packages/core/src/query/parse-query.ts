@@ -19,8 +19,11 @@ export interface RawIndexQuery {
   readonly sort?: { readonly attribute: string; readonly descending: boolean }[];
   readonly page?: number;
   readonly perPage?: number;
-  /** `count=false` skips the total (no `X-Total-Count`, no `last` link); `count=true` asks for it. */
-  readonly count?: boolean;
+  /**
+   * `count=false` skips the total (no `X-Total-Count`, no `last` link); `count=true` asks for it;
+   * `count=estimated` lets the store estimate it past a threshold (`X-Total-Count-Estimate`).
+   */
+  readonly count?: boolean | 'estimated';
   /** `include=author,reviews` (or `include=author&include=reviews`): the relations to add to each record. */
   readonly include?: string[];
   /** `fields=title,year` (or `fields=title&fields=year`): the attributes to answer (with `id`). */
@@ -86,7 +89,7 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
   let sort: RawIndexQuery['sort'];
   let page: number | undefined;
   let perPage: number | undefined;
-  let count: boolean | undefined;
+  let count: boolean | 'estimated' | undefined;
   let values = 0;
   const seen = new Set<string>();
   const once = (name: string) => {
@@ -130,9 +133,15 @@ export function parseIndexQuery(rawQuery: string, limits: Limits = DEFAULT_LIMIT
     } else if (key === 'per_page') {
       once(key);
       perPage = positiveInteger(key, value);
+    } else if (key === 'count' && value === 'estimated') {
+      once(key);
+      count = value;
     } else if (key === 'count' || key === 'archived') {
       once(key);
-      if (value !== 'true' && value !== 'false') throw invalid(`${key} must be true or false (got "${echo(value)}")`);
+      if (value !== 'true' && value !== 'false') {
+        const allowed = key === 'count' ? 'true, false or estimated' : 'true or false';
+        throw invalid(`${key} must be ${allowed} (got "${echo(value)}")`);
+      }
       if (key === 'count') count = value === 'true';
       else archived = value === 'true';
     } else if (key === 'filter' || key.startsWith('filter[')) {

@@ -12,8 +12,8 @@ export interface IndexQuery {
   order: Order[];
   page: number;
   perPage: number;
-  /** Whether the total is counted (`X-Total-Count`, `last` link). */
-  count: boolean;
+  /** Whether the total is counted (`X-Total-Count`, `last` link), or may be estimated past a threshold (`estimated`). */
+  count: boolean | 'estimated';
   /** The relations to add to each record (`include=`), checked against the resource's. */
   include: string[];
   /** The attributes to answer (`fields=`), or `undefined` for all of them. */
@@ -30,7 +30,9 @@ export interface QueryRules extends FilterRules {
   readonly defaultSort: RawIndexQuery['sort'];
   readonly perPage: { readonly default: number; readonly max: number };
   /** Whether the total is counted when the request does not say (`count=`). */
-  readonly count: boolean;
+  readonly count: boolean | 'estimated';
+  /** The most matches `count=estimated` counts exactly (the store may estimate past them). */
+  readonly estimateAbove: number;
   /** The names `include=` accepts. */
   readonly relations: ReadonlySet<string>;
   /** The attributes `fields=` may name (those responses show). */

@@ -5,7 +5,7 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
-import { bulkOf, checkedPerPage, searchFields, upsertKeys } from './declared-options.js';
+import { bulkOf, checkedPerPage, countRules, searchFields, upsertKeys } from './declared-options.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore } from './hooks.js';
 import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
@@ -143,7 +143,7 @@ export function compile(resource: Resource): CompiledResource {
       sortable: new Set(sortable),
       defaultSort,
       perPage,
-      count: options.count ?? true,
+      ...countRules(resource.name, options),
       relations: new Set(Object.keys(relations)),
       fields: new Set(shownAll),
       operators: operatorsOf(resource.name, filterable, attributes, fields.operators),

@@ -130,6 +130,8 @@ export interface IndexContext<M = Record<string, unknown>, S = Record<string, un
   records: RecordOf<M>[] | undefined;
   /** The number of records matching the filters, when counted. */
   total: number | undefined;
+  /** Whether `total` is the store's estimate (`count=estimated` past the resource's `estimateCountsAbove`). */
+  estimated: boolean;
 }
 
 /** The context of `GET /books/stats` (a resource declaring `stats`). */

@@ -27,6 +27,7 @@ export class Context {
   record: Rec | undefined = undefined;
   records: Rec[] | undefined = undefined;
   total: number | undefined = undefined;
+  estimated = false;
   /** The groups a statistics request found, once aggregated. */
   rows: AggregateRow[] | undefined = undefined;
   result: unknown = undefined;

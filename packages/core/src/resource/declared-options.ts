@@ -1,5 +1,6 @@
 import type { QueryRules } from '../query/resolve-query.js';
 import type { AttributeSchema } from '../schema/types.js';
+import { ESTIMATE_ABOVE } from '../store/estimate-above.js';
 import type { ResourceOptions } from './options.js';
 
 // Checks of declared options that stand on their own; a mistake throws at start-up.
@@ -52,6 +53,33 @@ export function checkedPerPage(
     throw new TypeError(`defineResource(${name}): perPage needs 1 <= default <= max (got ${JSON.stringify(checked)})`);
   }
   return checked;
+}
+
+/**
+ * The declared `count` and `estimateCountsAbove`, checked: whether the index counts by default,
+ * and the most matches `count=estimated` counts exactly (a positive integer, default 10,000).
+ *
+ * @example
+ * ```ts
+ * countRules('event', { count: 'estimated', estimateCountsAbove: 50_000 }); // { count: 'estimated', estimateAbove: 50000 }
+ * ```
+ */
+export function countRules(
+  name: string,
+  {
+    count = true,
+    estimateCountsAbove = ESTIMATE_ABOVE,
+  }: Pick<ResourceOptions<unknown, unknown>, 'count' | 'estimateCountsAbove'>,
+): Pick<QueryRules, 'count' | 'estimateAbove'> {
+  if (count !== true && count !== false && count !== 'estimated') {
+    throw new TypeError(`defineResource(${name}): count must be true, false or 'estimated' (got ${String(count)})`);
+  }
+  if (!(Number.isSafeInteger(estimateCountsAbove) && estimateCountsAbove >= 1)) {
+    throw new TypeError(
+      `defineResource(${name}): estimateCountsAbove must be a positive integer (got ${String(estimateCountsAbove)})`,
+    );
+  }
+  return { count, estimateAbove: estimateCountsAbove };
 }
 
 /**

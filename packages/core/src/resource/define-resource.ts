@@ -21,6 +21,7 @@ const KNOWN_OPTIONS = new Set([
   'steps',
   'store',
   'count',
+  'estimateCountsAbove',
   'limits',
   'id',
   'timestamps',

@@ -66,6 +66,8 @@ export interface Steps<M = Record<string, unknown>, S = Record<string, unknown>>
 export interface Listed<M> {
   records: RecordOf<M>[];
   total?: number;
+  /** Set when `total` is the store's estimate (`count=estimated`). */
+  estimated?: true;
 }
 
 /** Per-action field allow-lists. Every list defaults to all the model's attributes. */
@@ -155,11 +157,13 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
   /** Maximum request body size in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /**
-   * Whether the index counts the matching records (`X-Total-Count`, `last` link). Default true.
-   * A request overrides it with `count=true|false`; without a count, `next` is found by reading
-   * one record more than the page, so big tables do not pay for a `count(*)` on every page.
+   * Whether the index counts the matching records (`X-Total-Count`, `last` link). Default true; a request
+   * says `count=true|false|estimated`. Without a count, `next` is found by reading one record more than the
+   * page. `'estimated'`: exact up to `estimateCountsAbove` matches (default 10,000), then the store's
+   * estimate if it makes one (PostgreSQL) as `X-Total-Count-Estimate`, without `last` (docs/query.md).
    */
-  count?: boolean;
+  count?: boolean | 'estimated';
+  estimateCountsAbove?: number;
   /** Bounds on query strings, filter values, sort keys, JSON depth and the unknown fields a 422 lists (see `Limits`). */
   limits?: Partial<Limits>;
   /** Actions to disable: `{ update: false }` answers 405 (with `Allow`) to `PATCH`. */

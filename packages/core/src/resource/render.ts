@@ -65,7 +65,11 @@ export async function single(ctx: Context, record: Rec, view?: View): Promise<Re
   return { [ctx.resource.name]: rendered };
 }
 
-/** The answer of an index: the page's records and its pagination headers (page numbers or cursors). */
+/**
+ * The answer of an index: the page's records and its pagination headers (page numbers or
+ * cursors). An estimated total is sent as `X-Total-Count-Estimate`, never as `X-Total-Count`
+ * (which stays exact), and tells no `last` page: `next` is found by the record read past the page.
+ */
 export async function indexAnswer(ctx: Context, request: NeutralRequest, listed: Listed<Record<string, unknown>>) {
   const query = ctx.query;
   const { perPage } = query;
@@ -73,14 +77,17 @@ export async function indexAnswer(ctx: Context, request: NeutralRequest, listed:
   const records = hasMore ? listed.records.slice(0, perPage) : listed.records;
   ctx.records = records;
   ctx.total = listed.total;
+  ctx.estimated = listed.estimated === true && listed.total !== undefined;
+  const exact = ctx.estimated ? undefined : listed.total;
   ctx.result = { [ctx.resource.plural]: await renderAll(ctx, records, query) };
   if (ctx.compiled.query.pagination === 'cursor') {
     const last = records[records.length - 1];
     const next = hasMore && last ? await encodeCursor(ctx.keys, cursorBinding(ctx), last) : undefined;
-    Object.assign(ctx.headers, cursorHeaders(request, next, listed.total));
+    Object.assign(ctx.headers, cursorHeaders(request, next, exact));
   } else {
-    Object.assign(ctx.headers, paginationHeaders(request, query.page, perPage, listed.total, hasMore));
+    Object.assign(ctx.headers, paginationHeaders(request, query.page, perPage, exact, hasMore));
   }
+  if (ctx.estimated) ctx.headers['X-Total-Count-Estimate'] = String(listed.total);
 }
 
 /** A weak tag that no strong comparison matches: the tag of a derived representation. */

@@ -57,9 +57,11 @@ const DEFAULTS: Pick<RunSteps, StepName> = {
     return ctx.collection.list({
       where: [...query.where, ...ctx.where],
       order: query.order,
-      limit: query.count && !cursor ? query.perPage : query.perPage + 1,
+      // An estimated count may be an estimate, which tells no last page: it reads one more too.
+      limit: query.count === true && !cursor ? query.perPage : query.perPage + 1,
       offset: cursor ? 0 : Math.min((query.page - 1) * query.perPage, Number.MAX_SAFE_INTEGER),
       count: query.count,
+      ...(query.count === 'estimated' ? { estimateAbove: ctx.compiled.query.estimateAbove } : {}),
       ...(after ? { after } : {}),
       // A render step of the resource's own sees whole records, whatever `fields=` asks.
       ...(query.fields && !ctx.compiled.steps.rendered ? { select: selected(ctx, query.fields) } : {}),

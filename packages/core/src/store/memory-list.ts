@@ -17,10 +17,12 @@ function both(first: Matcher, second: Matcher): Matcher {
  *
  * `total` counts the records matching `where`: with `perGroup`, those left after the per-group
  * cut, as the SQL stores count the rows of their window; with `after`, every match wherever the
- * page starts.
+ * page starts. An estimated count (`count: 'estimated'`) is exact.
  */
 export function listPage(table: MemoryTable, query: ListQuery): { records: StoredRecord[]; total?: number } {
-  const { order, offset, limit, perGroup, after, count } = query;
+  const { order, offset, limit, perGroup, after } = query;
+  // The memory store has no estimates: an estimated count is an exact one.
+  const count = query.count !== false;
   const { narrowed, match, where } = table.prepare(query.where);
   const source = (): Iterable<StoredRecord> => narrowed?.records ?? table.records.values();
   const first = order[0];

@@ -51,8 +51,14 @@ export interface ListQuery {
   readonly order: readonly Order[];
   readonly limit: number;
   readonly offset: number;
-  /** Whether the total number of matching records is wanted. */
-  readonly count: boolean;
+  /**
+   * Whether the total number of matching records is wanted: `true` exactly; `'estimated'` exactly up
+   * to `estimateAbove` matches, past them the store may answer an estimate of the same query (its
+   * `where` whole) and mark the result `estimated`. A store without estimates counts exactly.
+   */
+  readonly count: boolean | 'estimated';
+  /** With `count: 'estimated'`: the most matches counted exactly. Default 10,000 (`ESTIMATE_ABOVE`). */
+  readonly estimateAbove?: number;
   /**
    * Keeps only the first `limit` records of each value of `field` (in `order`), before the
    * query's own `limit` and `offset` apply: the records of a has-many relation for a page of
@@ -106,6 +112,8 @@ export interface ListResult<R = StoredRecord> {
    * cut), when `count` was asked.
    */
   readonly total?: number;
+  /** Set when `total` is an estimate (`count: 'estimated'`, more than `estimateAbove` matches). */
+  readonly estimated?: true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
 import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
+import type { RowEstimates } from './row-estimates.js';
 
 /**
  * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
@@ -163,7 +164,7 @@ type Db = Kysely<any>;
  * if (!dialect.supportsReturning) await readBack(id);
  * ```
  */
-export interface SqlDialectSpec {
+export interface SqlDialectSpec extends RowEstimates {
   /** The name users pass and read (`sqlStore(db, { dialect })`, `provider.dialect`). */
   readonly name: SqlDialect;
 

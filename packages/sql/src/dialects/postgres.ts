@@ -2,6 +2,7 @@ import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resou
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { describePostgresKeys } from './postgres-catalog.js';
+import { explainRows } from './row-estimates.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
 import { preparePostgresStatements, queryDirectly } from './statements.js';
 
@@ -159,6 +160,7 @@ export const postgres: SqlDialectSpec = {
   localDriverDates: true,
   scaledDecimals: false,
   contains: likeContains,
+  estimateRows: explainRows,
 
   isUnavailable: ({ code, message }) =>
     (typeof code === 'string' && UNAVAILABLE.test(code)) ||

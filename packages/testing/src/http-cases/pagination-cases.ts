@@ -119,6 +119,27 @@ export const paginationCases = group('index: pagination', (api) => api.createAll
     }
   },
 
+  'count=estimated on a few records answers as count=true does: X-Total-Count and the last link': async (api) => {
+    for (const query of [
+      'per_page=7&page=2',
+      'filter[author]=Alpha&per_page=5',
+      'sort=name&per_page=10&page=3',
+      'page=9',
+    ]) {
+      const estimated = await api.get(`/books?${query}&count=estimated`);
+      const exact = await api.get(`/books?${query}&count=true`);
+      expect(estimated.status, estimated.text).toBe(200);
+      expect(estimated.body, query).toEqual(exact.body);
+      expect(estimated.headers.get('x-total-count'), query).toBe(exact.headers.get('x-total-count'));
+      expect(estimated.headers.get('x-total-count-estimate'), query).toBeNull();
+      const pages = pagesOf(parseLinks(estimated.headers.get('link')), api);
+      expect(pages, query).toEqual(pagesOf(parseLinks(exact.headers.get('link')), api));
+      expect(Object.keys(pages), query).toContain('last');
+    }
+    const links = parseLinks((await api.get('/books?count=estimated&per_page=7')).headers.get('link'));
+    expect(new URL(api.resolve(links.next as string)).searchParams.get('count')).toBe('estimated');
+  },
+
   'walking the pages of a sort on a non-unique field neither repeats nor skips a record': async (api, all) => {
     for (const sort of ['author', '-author']) {
       const seen = await walk(api, `sort=${sort}&per_page=4`);

@@ -18,6 +18,11 @@ export interface CaseHome {
   readonly schema: CollectionSchema;
   readonly schemas: readonly CollectionSchema[];
   readonly collections: readonly Collection[];
+  /**
+   * Refreshes the statistics the store's estimates read (the suite's `analyze` option, given for
+   * a store that estimates counts: PostgreSQL's `ANALYZE`); absent for a store whose counts are exact.
+   */
+  readonly analyze?: (schema: CollectionSchema) => Promise<void>;
 }
 
 /**
