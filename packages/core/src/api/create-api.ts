@@ -24,6 +24,7 @@ import { logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
 import { observed, type Seen, withNosniff } from './observe.js';
 import { keysLoader, Readiness } from './readiness.js';
+import { reportRetries } from './retries.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor } from './to-problem.js';
 import { inSpan, requestTracer, traceAction } from './tracing.js';
@@ -129,6 +130,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       seen.resource = target.name;
       seen.action = routed.action;
       ctx.requestId = seen.requestId;
+      reportRetries(ctx, seen, logger);
       if (seen.tracer) seen.span = traceAction(ctx, seen.tracer, target.name);
     }
     const span = seen?.span;

@@ -68,7 +68,10 @@ export async function takenRecords(ctx: Context, taken: TakenInBatch): Promise<u
   const collection = ctx.mounted?.self.collection ?? ctx.collection;
   const candidates = given.filter(({ values }) => !values.includes(null));
   const { records } = await collection.list({
-    where: members.map((member, at) => ({ field: member, values: [...new Set(candidates.map((c) => c.values[at] as Scalar))] })),
+    where: members.map((member, at) => ({
+      field: member,
+      values: [...new Set(candidates.map((c) => c.values[at] as Scalar))],
+    })),
     order: [{ field: 'id', direction: 'asc' }],
     limit: 10_000, // at most `bulk.max` records, each matching at most one stored one
     offset: 0,

@@ -8,7 +8,7 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
 import { parseStatsQuery, type StatsQuery } from '../query/stats-query.js';
 import type { Id } from '../schema/types.js';
-import type { AggregateRow, Collection, Condition, StoreTransaction } from '../store/store.js';
+import type { AggregateRow, Collection, Condition, StoreRetry, StoreTransaction } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
@@ -65,6 +65,8 @@ export class Context {
    * store calls with it. Unset, collections are handed out as they are.
    */
   wrapCollection: ((collection: Collection, resource: string) => Collection) | undefined = undefined;
+  /** Told of each retry of {@link Context.transaction}'s store transaction: the API logs and traces it. */
+  onRetry: ((retry: StoreRetry) => void) | undefined = undefined;
 
   constructor(
     readonly compiled: CompiledResource,
@@ -159,7 +161,18 @@ export class Context {
         this.collection = outer;
       }
     };
-    return parent ? parent.transaction(run) : self.store.transaction(run);
+    if (parent) return parent.transaction(run);
+    return self.store.transaction(run, this.onRetry && { onRetry: this.onRetry });
+  }
+
+  /** Whether a store transaction of {@link Context.transaction} is open. */
+  get inTransaction(): boolean {
+    return this.#transaction !== undefined;
+  }
+
+  /** The open transaction (its outermost one) is never run again after a conflict: it did something outside the store. */
+  sideEffect(): void {
+    this.#transaction?.sideEffect?.();
   }
 
   /**
