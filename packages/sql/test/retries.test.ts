@@ -179,7 +179,7 @@ for (const name of ['postgres', 'mariadb'] as const) {
       try {
         await other.run('BEGIN');
         // More rows changed than the store's statement changes: MariaDB aborts the lighter one.
-        await other.run(`UPDATE ${q('parents')} SET name = 'held' WHERE id IN (${others.map((o) => o.id).join(', ')})`);
+        for (const { id } of others) await other.run(`UPDATE ${q('parents')} SET name = 'held' WHERE id = ${id}`);
         await other.run(`SELECT id FROM ${q('parents')} WHERE id = ${parent?.id} FOR UPDATE`);
         const written = reporting?.update(child.id, { parentId: parent?.id ?? null }, []);
         await blockedOn(name, watcher, `${prefix}children`);

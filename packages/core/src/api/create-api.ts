@@ -130,8 +130,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       seen.resource = target.name;
       seen.action = routed.action;
       ctx.requestId = seen.requestId;
-      reportRetries(ctx, seen, logger);
       if (seen.tracer) seen.span = traceAction(ctx, seen.tracer, target.name);
+      reportRetries(ctx, seen, logger);
     }
     const span = seen?.span;
     // Bulk writes and upserts run each of their records through the action's lifecycle.

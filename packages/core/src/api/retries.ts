@@ -1,14 +1,15 @@
 import type { Context } from '../resource/context.js';
-import type { StoreRetry } from '../store/store.js';
+import type { Collection, StoreRetry } from '../store/store.js';
 import type { Logger } from './logger.js';
 import type { Seen } from './observe.js';
 
 /**
- * Makes an observed request (logged or traced) learn of each retry of its store: a transaction of
- * `ctx.transaction` (a bulk write's) or a write outside one, run again after the database aborted
- * it for a conflict. Each is logged (`warn`, with the request's id) when the API has a logger, is
- * an event `resourcery.retry` of the action's span, and counts in the span's `resourcery.retries`
- * and in the request's log line (`retries`). Called before `traceAction`, which wraps over it.
+ * Makes an observed request (logged, or traced with its span recorded) learn of each retry of its
+ * store: a transaction of `ctx.transaction` (a bulk write's) or a write outside one, run again
+ * after the database aborted it for a conflict. Each is logged (`warn`, with the request's id)
+ * when the API has a logger, is an event `resourcery.retry` of the action's span, and counts in
+ * the span's `resourcery.retries` and in the request's log line (`retries`). Called after
+ * `traceAction`: the collections it hands out report their retries under the tracing wrapper.
  *
  * @example
  * ```ts
@@ -16,6 +17,8 @@ import type { Seen } from './observe.js';
  * ```
  */
 export function reportRetries(ctx: Context, seen: Seen, logger: Logger | undefined): void {
+  // A request neither logged nor recorded (its span dropped by the sampler) pays nothing.
+  if (!logger && !seen.span?.isRecording()) return;
   const report = (retry: StoreRetry) => {
     seen.retries += 1;
     const { requestId, resource, action, span } = seen;
@@ -32,6 +35,9 @@ export function reportRetries(ctx: Context, seen: Seen, logger: Logger | undefin
     span.setAttribute('resourcery.retries', seen.retries);
   };
   ctx.onRetry = report;
-  ctx.wrapCollection = (collection) => collection.reportingRetries?.(report) ?? collection;
-  ctx.collection = ctx.wrapCollection(ctx.collection, seen.resource ?? '');
+  const traced = ctx.wrapCollection;
+  const reporting = (collection: Collection) => collection.reportingRetries?.(report) ?? collection;
+  ctx.wrapCollection = traced ? (collection, name) => traced(reporting(collection), name) : reporting;
+  const self = ctx.mounted?.self;
+  if (self) ctx.collection = ctx.wrapCollection(self.collection, self.compiled.resource.name);
 }

@@ -70,11 +70,8 @@ export function traceAction(ctx: Context, tracer: Tracer, resource: string): Spa
   // A span the sampler dropped would only have dropped children: the store is left unwrapped.
   if (!span.isRecording()) return span;
   const parent = trace.setSpan(context.active(), span);
-  // Over the API's other wrapper (retries told to the request), which `ctx.collection` already has.
-  const inner = ctx.wrapCollection;
-  ctx.wrapCollection = (collection, name) =>
-    tracedCollection(inner ? inner(collection, name) : collection, tracer, parent, name);
-  ctx.collection = tracedCollection(ctx.collection, tracer, parent, resource);
+  ctx.wrapCollection = (collection, name) => tracedCollection(collection, tracer, parent, name);
+  ctx.collection = ctx.wrapCollection(ctx.collection, resource);
   return span;
 }
 
