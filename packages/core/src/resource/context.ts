@@ -9,6 +9,7 @@ import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
 import { parseStatsQuery, type StatsQuery } from '../query/stats-query.js';
 import type { Id } from '../schema/types.js';
 import type { AggregateRow, Collection, Condition, StoreRetry, StoreTransaction } from '../store/store.js';
+import { StoreUnavailable } from '../store/store-errors.js';
 import type { CompiledResource } from './compile.js';
 import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
@@ -59,6 +60,8 @@ export class Context {
   #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
   #transaction: StoreTransaction | undefined;
+  /** Whether the work of the outermost open transaction did something outside the store ({@link Context.sideEffect}). */
+  #effects: { done: boolean } | undefined;
   /**
    * Wraps each collection handed out by {@link Context.transaction} and
    * {@link Context.collectionOf} (with the name of its resource): the API traces a request's
@@ -151,13 +154,20 @@ export class Context {
       });
     }
     const parent = this.#transaction;
+    const parentEffects = this.#effects;
+    const effects = parentEffects ?? { done: false };
+    let runs = 0;
     const run = async (tx: StoreTransaction): Promise<T> => {
+      // Also when a store wrapper lost `tx.sideEffect` on its way: work that went outside the store never runs twice.
+      if (!parent && runs++ > 0 && effects.done) throw new StoreUnavailable(new Error('it had side effects'));
       this.#transaction = tx;
+      this.#effects = effects;
       this.collection = this.#bound(self, tx);
       try {
         return await work();
       } finally {
         this.#transaction = parent;
+        this.#effects = parentEffects;
         this.collection = outer;
       }
     };
@@ -172,6 +182,7 @@ export class Context {
 
   /** The open transaction (its outermost one) is never run again after a conflict: it did something outside the store. */
   sideEffect(): void {
+    if (this.#effects) this.#effects.done = true;
     this.#transaction?.sideEffect?.();
   }
 
@@ -210,6 +221,7 @@ export class Context {
     record.principal = this.principal;
     record.wrapCollection = this.wrapCollection;
     record.#transaction = this.#transaction;
+    record.#effects = this.#effects;
     record.#requestId = this.#requestId;
     this.references ??= new Map();
     record.references = this.references;
