@@ -44,15 +44,22 @@ export function countedStore(inner: Store, calls: Calls = new Map()): Store {
       }),
       // Inside a transaction, the calls go through the collection the transaction gives.
       transaction: (work) => collection.transaction((tx) => work(counted(tx))),
+      // The API learns of the inner store's retries of a request's writes through it.
+      ...(collection.reportingRetries && {
+        reportingRetries: (listener) => counted(collection.reportingRetries?.(listener) ?? collection),
+      }),
     };
   };
   const countedTransaction = (tx: StoreTransaction): StoreTransaction => ({
     collection: (schema) => counted(tx.collection(schema)),
     transaction: (work) => tx.transaction((nested) => work(countedTransaction(nested))),
+    // Passed on, so that a hook's ctx.sideEffect() keeps the inner store from running the work again.
+    sideEffect: () => tx.sideEffect?.(),
   });
   return {
     collection: (schema) => counted(inner.collection(schema)),
-    transaction: (work) => inner.transaction((tx) => work(countedTransaction(tx))),
+    // The options too: isolation, retry: false, onRetry.
+    transaction: (work, options) => inner.transaction((tx) => work(countedTransaction(tx)), options),
     init: inner.init?.bind(inner),
     close: inner.close?.bind(inner),
     secret: inner.secret?.bind(inner),

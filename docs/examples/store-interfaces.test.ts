@@ -15,6 +15,8 @@ describe('the store interfaces docs/stores.md shows', () => {
     expectTypeOf<Shown.AggregateRow>().toEqualTypeOf<Core.AggregateRow>();
     expectTypeOf<Shown.Collection>().toEqualTypeOf<Core.Collection>();
     expectTypeOf<Shown.StoreTransaction>().toEqualTypeOf<Core.StoreTransaction>();
+    expectTypeOf<Shown.StoreRetry>().toEqualTypeOf<Core.StoreRetry>();
+    expectTypeOf<Shown.TransactionOptions>().toEqualTypeOf<Core.TransactionOptions>();
     expectTypeOf<Shown.Store>().toEqualTypeOf<Core.Store>();
   });
 });

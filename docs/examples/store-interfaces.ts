@@ -71,16 +71,33 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   destroy(id: Id, where: readonly Condition[]): Promise<boolean>;
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
   aggregate?(query: AggregateQuery): Promise<AggregateRow[]>; // optional: needed by `stats`
+  reportingRetries?(listener: (retry: StoreRetry) => void): Collection<R>; // optional: a store that retries
 }
 
 export interface StoreTransaction {
   collection(schema: CollectionSchema): Collection;
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  sideEffect?(): void; // optional: `work` did something outside the store, never run it again
+}
+
+/** A conflict the database aborted a transaction (or a write) for, and the store's next attempt. */
+export interface StoreRetry {
+  readonly scope: 'transaction' | 'statement';
+  readonly attempt: number; // 2 for the first retry
+  readonly delayMs: number;
+  readonly code: string; // SQLSTATE: 40001, 40P01
+  readonly collection?: string; // a statement's
+}
+
+export interface TransactionOptions {
+  readonly isolation?: 'read committed' | 'repeatable read' | 'serializable';
+  readonly retry?: boolean; // false: never run `work` again after a conflict
+  readonly onRetry?: (retry: StoreRetry) => void;
 }
 
 export interface Store {
   collection(schema: CollectionSchema): Collection; // once per resource, when the API is built
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>; // over every collection
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>; // over every collection
   init?(schemas: readonly CollectionSchema[]): Promise<void>; // before serving; again after a failure
   close?(): Promise<void>;
   secret?(name: string): Promise<string>; // the same random value for every process (see "Secrets")

@@ -51,4 +51,4 @@ export type { StatsDeclaration } from './resource/stats.js';
 export type { TypeDeclaration } from './schema/infer-attributes.js';
 export type { Id, OnDelete } from './schema/types.js';
 export { memoryStore } from './store/memory-store.js';
-export type { Collection, Store, StoreTransaction } from './store/store.js';
+export type { Collection, Store, StoreRetry, StoreTransaction, TransactionOptions } from './store/store.js';

@@ -31,13 +31,16 @@ export type {
   AggregateRow,
   Collection,
   Condition,
+  Isolation,
   ListQuery,
   ListResult,
   Order,
   SearchCondition,
   Store,
   StoredRecord,
+  StoreRetry,
   StoreTransaction,
+  TransactionOptions,
 } from './store/store.js';
 export { type ConstraintKind, ConstraintViolation, StoreError, StoreUnavailable } from './store/store-errors.js';
 export { type ServerValues, serverValues } from './store/write-values.js';

@@ -22,6 +22,7 @@ import type { SqlDialectSpec } from './dialects/dialect.js';
 import { FilterSql } from './filter-sql.js';
 import { IdSets } from './id-sets.js';
 import { PER_GROUP, perGroupSource } from './per-group.js';
+import type { RetryPolicy } from './retries.js';
 import { RowCodec } from './row-mapping.js';
 import { Shapes } from './shapes.js';
 
@@ -66,6 +67,8 @@ export class CollectionPlan {
     /** MySQL's becomes MariaDB's when the store finds a MariaDB server (the same queries; its INSERT answers rows). */
     public dialect: SqlDialectSpec,
     readonly catalog: StoreCatalog,
+    /** How the store runs a write outside a transaction again after a conflict (none: never). */
+    readonly retries?: RetryPolicy,
   ) {
     this.table = catalog.table(schema.name);
     this.codec = new RowCodec(schema, dialect);

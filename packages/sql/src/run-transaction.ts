@@ -1,9 +1,12 @@
+import type { Isolation } from '@resourcery/core/store';
 import { sql } from 'kysely';
 import type { Db } from './collection-plan.js';
 
 /** State shared by everything bound to one open transaction. */
 export interface OpenTransaction {
   savepoints: number;
+  /** Whether its work did something outside the database: it is never run again (see `sideEffect`). */
+  sideEffects: boolean;
 }
 
 /** Marks an error thrown by transaction work, so that it is rethrown untouched. */
@@ -26,8 +29,9 @@ async function savepoint<T>(db: Db, open: OpenTransaction, work: () => Promise<T
 
 /**
  * Runs `work` in a database transaction (committed when it resolves, rolled back when it
- * rejects); inside an open one (`open`), behind a savepoint, so that its own failure undoes only
- * its own writes. Errors of `work` come out untouched, the database's through `translate`.
+ * rejects), at `isolation` if given; inside an open one (`open`), behind a savepoint, so that its
+ * own failure undoes only its own writes. Errors of `work` come out untouched, the database's
+ * through `translate`.
  *
  * @example
  * ```ts
@@ -39,6 +43,7 @@ export async function inTransaction<T>(
   open: OpenTransaction | undefined,
   work: (db: Db, open: OpenTransaction) => Promise<T>,
   translate: (error: unknown) => unknown,
+  isolation?: Isolation,
 ): Promise<T> {
   const wrapped = async (tx: Db, state: OpenTransaction): Promise<T> => {
     try {
@@ -49,7 +54,8 @@ export async function inTransaction<T>(
   };
   try {
     if (open) return await savepoint(db, open, () => wrapped(db, open));
-    return await db.transaction().execute((tx) => wrapped(tx, { savepoints: 0 }));
+    const begun = isolation ? db.transaction().setIsolationLevel(isolation) : db.transaction();
+    return await begun.execute((tx) => wrapped(tx, { savepoints: 0, sideEffects: false }));
   } catch (error) {
     if (error instanceof WorkFailure) throw error.error;
     throw translate(error);

@@ -9,24 +9,19 @@ import {
   type ListQuery,
   type ListResult,
   type StoredRecord,
+  type StoreRetry,
 } from '@resourcery/core/store';
 import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { type Atomic, insertMany } from './create-many.js';
 import { execute } from './dialects/statements.js';
 import { totalOf, withTotal } from './list-total.js';
+import { type Doing, runStatement } from './run-statement.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { writeWords } from './search-words-table.js';
-import { createWithSets, missingParent, type ReadOne, updateWithSets } from './set-writes.js';
+import { createWithSets, type ReadOne, updateWithSets } from './set-writes.js';
 import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
-
-/** What a failed statement was doing, for the error's translation. */
-interface Doing {
-  readonly destroying?: boolean;
-  /** The columns the rows a write wrote: a foreign key error that names no key is found among them. */
-  readonly written?: readonly Record<string, unknown>[];
-}
 
 /**
  * The {@link Collection} of one table. Every query is built from the schema's attribute names and
@@ -44,14 +39,21 @@ export class SqlCollection implements Collection {
   readonly #plan: CollectionPlan;
   readonly #db: Db;
   readonly #transaction: OpenTransaction | undefined;
+  readonly #onRetry: ((retry: StoreRetry) => void) | undefined;
   /** Reads one record with its sets, on a transaction (set-writes.ts). */
   readonly #read: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
 
-  constructor(plan: CollectionPlan, db: Db, transaction?: OpenTransaction) {
+  constructor(plan: CollectionPlan, db: Db, transaction?: OpenTransaction, onRetry?: (retry: StoreRetry) => void) {
     this.schema = plan.schema;
     this.#plan = plan;
     this.#db = db;
     this.#transaction = transaction;
+    this.#onRetry = onRetry;
+  }
+
+  /** This collection, telling `listener` of each retry of its calls (those outside a transaction). */
+  reportingRetries(listener: (retry: StoreRetry) => void): Collection {
+    return this.#transaction ? this : new SqlCollection(this.#plan, this.#db, undefined, listener);
   }
 
   async list(query: ListQuery): Promise<ListResult> {
@@ -203,18 +205,9 @@ export class SqlCollection implements Collection {
     return this.#transaction ? work(db) : db.transaction().execute(work);
   }
 
-  async #run<T>(work: (db: Db) => Promise<T>, doing: Doing = {}): Promise<T> {
-    try {
-      return await work(this.#db);
-    } catch (error) {
-      const translated = this.#translate(error, { destroying: doing.destroying });
-      if (translated instanceof ConstraintViolation && translated.kind === 'foreign_key' && !translated.field) {
-        const field =
-          doing.written && (await missingParent(this.#db, this.#plan, doing.written).catch(() => undefined));
-        if (field) throw new ConstraintViolation('foreign_key', field, error);
-      }
-      throw translated;
-    }
+  /** Runs one call's statements (again after a conflict, outside a transaction); see {@link runStatement}. */
+  #run<T>(work: (db: Db) => Promise<T>, doing: Doing = {}): Promise<T> {
+    return runStatement(this.#plan, this.#db, this.#transaction, work, doing, this.#onRetry);
   }
 
   #translate(error: unknown, context: ErrorContext): unknown {

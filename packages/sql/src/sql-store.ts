@@ -1,15 +1,16 @@
-import type { Collection, CollectionSchema, Store, StoreTransaction } from '@resourcery/core/store';
+import type { Collection, CollectionSchema, Store, StoreTransaction, TransactionOptions } from '@resourcery/core/store';
 import type { Kysely } from 'kysely';
 import { referencedFirst, StoreCatalog } from './catalog.js';
-import { CollectionPlan } from './collection-plan.js';
+import { CollectionPlan, type Db } from './collection-plan.js';
 import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { openDatabase } from './open-database.js';
-import { inTransaction } from './run-transaction.js';
+import { type RetryOptions, RetryPolicy } from './retries.js';
+import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { SECRETS_SCHEMA, SecretKeeper } from './secrets.js';
 import { SqlCollection } from './sql-collection.js';
 import { SqlStoreTransaction } from './sql-transaction.js';
 import { ensureTable } from './table-setup.js';
-import { translateDriverError } from './translate-error.js';
+import { conflictCode, translateDriverError } from './translate-error.js';
 
 /** Options of {@link sqlStore}. */
 export interface SqlStoreOptions extends ConnectionOptions {
@@ -25,6 +26,14 @@ export interface SqlStoreOptions extends ConnectionOptions {
    * the declarations (for schemas managed by migrations, see `migrationsFor`). Default: `true`.
    */
   readonly createTables?: boolean;
+  /**
+   * Whether and how a transaction (`store.transaction`, a request's `ctx.transaction`, a bulk
+   * write) or a write outside any runs again when the database aborts it for a conflict with
+   * another transaction (a serialization failure or a deadlock; PostgreSQL, MySQL, MariaDB):
+   * see {@link RetryOptions}. `false`: never, the conflict answers 503 at once. Default: at most
+   * 3 attempts, pauses of up to 10, 20 ms (full jitter), all within 2 s.
+   */
+  readonly retries?: RetryOptions | false;
 }
 
 /** A {@link Store} over a SQL database. */
@@ -35,8 +44,13 @@ export interface SqlStoreProvider extends Store {
   // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
   readonly db: Kysely<any>;
   collection(schema: CollectionSchema): Collection;
-  /** Runs `work` in one transaction over every collection (`tx.collection(schema)`). */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction over every collection (`tx.collection(schema)`), at
+   * `options.isolation` if given. When the database aborts it for a conflict, `work` runs again
+   * from the start on a new transaction (see `retries`), unless `options.retry` is `false` or
+   * `work` called `tx.sideEffect()`.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Connects and creates missing tables (referenced ones first) with their indexes and
    * constraints; never alters an existing table, and refuses one that does not match its
@@ -92,12 +106,13 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   let dialect = detected;
   const tablePrefix = options.tablePrefix ?? '';
   const catalog = new StoreCatalog(tablePrefix);
+  const retries = RetryPolicy.of(options.retries);
   const plans = new Map<CollectionSchema, CollectionPlan>();
   const planOf = (schema: CollectionSchema) => {
     let plan = plans.get(schema);
     if (!plan) {
       catalog.add(schema);
-      plan = new CollectionPlan(schema, dialect, catalog);
+      plan = new CollectionPlan(schema, dialect, catalog, retries);
       plans.set(schema, plan);
     }
     return plan;
@@ -139,12 +154,23 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
     collection(schema) {
       return new SqlCollection(planOf(schema), db);
     },
-    transaction(work) {
-      return inTransaction(
-        db,
-        undefined,
-        (tx, open) => work(new SqlStoreTransaction(tx, open, planOf, translate)),
-        translate,
+    transaction(work, { isolation, retry, onRetry } = {}) {
+      let open: OpenTransaction | undefined;
+      const attempt = () => {
+        open = undefined;
+        const run = (tx: Db, state: OpenTransaction) => {
+          open = state;
+          state.sideEffects = retry === false;
+          return work(new SqlStoreTransaction(tx, state, planOf, translate));
+        };
+        return inTransaction(db, undefined, run, translate, isolation);
+      };
+      if (!retries || retry === false) return attempt();
+      const started = Date.now();
+      // Run again only when nothing of it went outside the database (`tx.sideEffect()`).
+      const conflict = (error: unknown) => (open?.sideEffects ? undefined : conflictCode(error));
+      return attempt().catch((error) =>
+        retries.retry(error, started, attempt, conflict, { scope: 'transaction' }, onRetry),
       );
     },
     async init(schemas) {

@@ -37,4 +37,9 @@ export class SqlStoreTransaction implements StoreTransaction {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, this.open, () => work(this), this.translate);
   }
+
+  /** The outermost transaction did something outside the database: it is never run again. */
+  sideEffect(): void {
+    this.open.sideEffects = true;
+  }
 }

@@ -37,6 +37,31 @@ function isUnavailable(error: unknown, dialects: readonly SqlDialectSpec[], dept
   return isUnavailable(cause, dialects, depth + 1);
 }
 
+/**
+ * SQLSTATEs by which the database aborts a transaction to settle a conflict with another, the
+ * SQL standard's whatever the driver (pg's `code`, mysql2's `sqlState`): a serialization failure
+ * (`40001`, also MySQL's and MariaDB's deadlocks, 1213) and PostgreSQL's deadlock (`40P01`).
+ * Running the transaction again may succeed. A lock wait timeout (PostgreSQL `55P03`, MySQL
+ * 1205) is not one: it already waited `lockTimeoutMs`, and would wait as long again.
+ */
+const CONFLICTS = new Set(['40001', '40P01']);
+
+/**
+ * The SQLSTATE of the conflict that `error` (a driver's error, or a store or HTTP error caused by
+ * one) says aborted its transaction, if any: see {@link CONFLICTS}.
+ *
+ * @example
+ * ```ts
+ * conflictCode(new StoreUnavailable(pgError)); // '40P01' for a deadlock
+ * ```
+ */
+export function conflictCode(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  const { code, sqlState, cause } = error as DriverError & { sqlState?: unknown };
+  for (const state of [sqlState, code]) if (typeof state === 'string' && CONFLICTS.has(state)) return state;
+  return conflictCode(cause, depth + 1);
+}
+
 /** The attribute named by a driver's message, if it is one of the collection's. */
 function fieldIn(schema: CollectionSchema | undefined, candidates: readonly (string | undefined)[]) {
   const names = new Set(schema?.attributes.map((attribute) => attribute.name));

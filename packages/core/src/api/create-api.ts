@@ -24,6 +24,7 @@ import { logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
 import { observed, type Seen, withNosniff } from './observe.js';
 import { keysLoader, Readiness } from './readiness.js';
+import { reportRetries } from './retries.js';
 import { allowHeaders, type Routable, route } from './route.js';
 import { problemFor } from './to-problem.js';
 import { inSpan, requestTracer, traceAction } from './tracing.js';
@@ -130,6 +131,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       seen.action = routed.action;
       ctx.requestId = seen.requestId;
       if (seen.tracer) seen.span = traceAction(ctx, seen.tracer, target.name);
+      reportRetries(ctx, seen, logger);
     }
     const span = seen?.span;
     // Bulk writes and upserts run each of their records through the action's lifecycle.

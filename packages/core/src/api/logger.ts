@@ -31,6 +31,8 @@ export interface RequestLine {
   durationMs: number;
   /** The id of the request's OpenTelemetry trace, when it is traced: its line leads to its spans. */
   traceId?: string;
+  /** How many times the store ran a transaction or a write again after a conflict, when it did. */
+  retries?: number;
 }
 
 /**

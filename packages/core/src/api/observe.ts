@@ -16,6 +16,8 @@ export interface Seen {
   resource: string | undefined;
   action: string | undefined;
   span: Span | undefined;
+  /** How many times the store ran a transaction or a write again after a conflict (see `retries.ts`). */
+  retries: number;
 }
 
 /** Answers one request; with `seen`, tells it what it finds and traces with its tracer. */
@@ -39,6 +41,7 @@ export function observed(
       const { method, path } = request;
       const line: RequestLine = { requestId, method, path, resource, action, status: response.status, durationMs };
       if (span) line.traceId = span.spanContext().traceId;
+      if (seen.retries > 0) line.retries = seen.retries;
       logRequest(logger, line, error);
     }
     if (seen.span) endActionSpan(seen.span, response.status, error);
@@ -46,7 +49,7 @@ export function observed(
   return async (request, rejectErrors, tracer) => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers['x-request-id']);
-    const seen: Seen = { requestId, tracer, resource: undefined, action: undefined, span: undefined };
+    const seen: Seen = { requestId, tracer, resource: undefined, action: undefined, span: undefined, retries: 0 };
     let response: NeutralResponse;
     try {
       response = await answer(request, seen);

@@ -68,10 +68,17 @@ export async function runMany(ctx: Context, hooks: HooksByAction, request: Neutr
   ctx.result = list ? { [ctx.resource.plural]: records } : { [ctx.resource.name]: records[0] };
 }
 
-/** Runs `work` in one transaction; a hook's error answer for one record becomes the batch's. */
+/**
+ * Runs `work` in one transaction; a hook's error answer for one record becomes the batch's. The
+ * store may run it again after a conflict: each run makes its records' contexts anew, and forgets
+ * what the last one found of their foreign keys (rolled back with it).
+ */
 async function allOrNone(ctx: Context, work: () => Promise<unknown[]>): Promise<unknown[]> {
   try {
-    return await ctx.transaction(work);
+    return await ctx.transaction(() => {
+      ctx.references = undefined;
+      return work();
+    });
   } catch (error) {
     if (error instanceof TakenInBatch) throw await takenRecords(ctx, error);
     if (!(error instanceof Answered)) throw error;

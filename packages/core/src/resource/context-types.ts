@@ -107,8 +107,24 @@ interface BaseContext<M, S> {
    * Runs `work` inside a transaction of this resource's store, with `ctx.collection` and
    * {@link BaseContext.collectionOf} bound to it meanwhile (and restored after): an audit row
    * written to another resource commits with the record, and everything is undone if `work` throws.
+   * When the database aborts the transaction for a conflict (a deadlock, a serialization
+   * failure), the SQL stores run `work` again from the start, unless {@link BaseContext.sideEffect}
+   * was called in it, or `work` is the `next` of the around hook that opened it.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Says that this hook does something outside the store (sends a mail, calls a payment
+   * service): the transaction it runs in (a bulk write's, or one of {@link BaseContext.transaction})
+   * is then never run again after a conflict, so that nothing is done twice; the request fails
+   * with 503 instead. Outside a transaction it changes nothing: only the failed write itself is
+   * run again, never the hooks.
+   *
+   * @example
+   * ```ts
+   * after: { create: async (ctx) => { ctx.sideEffect(); await mailer.send(welcome(ctx.record)); } }
+   * ```
+   */
+  sideEffect(): void;
   /**
    * The records of another resource of the same API (typed by it), inside
    * {@link BaseContext.transaction} the transaction's. Creates fill server-set values

@@ -8,7 +8,8 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import { type IndexQuery, resolveIndexQuery } from '../query/resolve-query.js';
 import { parseStatsQuery, type StatsQuery } from '../query/stats-query.js';
 import type { Id } from '../schema/types.js';
-import type { AggregateRow, Collection, Condition, StoreTransaction } from '../store/store.js';
+import type { AggregateRow, Collection, Condition, StoreRetry, StoreTransaction } from '../store/store.js';
+import { StoreUnavailable } from '../store/store-errors.js';
 import type { CompiledResource } from './compile.js';
 import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
@@ -60,12 +61,16 @@ export class Context {
   #requestId: string | undefined;
   /** The open store transaction, inside {@link Context.transaction}. */
   #transaction: StoreTransaction | undefined;
+  /** Whether the work of the outermost open transaction did something outside the store ({@link Context.sideEffect}). */
+  #effects: { done: boolean } | undefined;
   /**
    * Wraps each collection handed out by {@link Context.transaction} and
    * {@link Context.collectionOf} (with the name of its resource): the API traces a request's
    * store calls with it. Unset, collections are handed out as they are.
    */
   wrapCollection: ((collection: Collection, resource: string) => Collection) | undefined = undefined;
+  /** Told of each retry of {@link Context.transaction}'s store transaction: the API logs and traces it. */
+  onRetry: ((retry: StoreRetry) => void) | undefined = undefined;
 
   constructor(
     readonly compiled: CompiledResource,
@@ -150,17 +155,36 @@ export class Context {
       });
     }
     const parent = this.#transaction;
+    const parentEffects = this.#effects;
+    const effects = parentEffects ?? { done: false };
+    let runs = 0;
     const run = async (tx: StoreTransaction): Promise<T> => {
+      // Also when a store wrapper lost `tx.sideEffect` on its way: work that went outside the store never runs twice.
+      if (!parent && runs++ > 0 && effects.done) throw new StoreUnavailable(new Error('it had side effects'));
       this.#transaction = tx;
+      this.#effects = effects;
       this.collection = this.#bound(self, tx);
       try {
         return await work();
       } finally {
         this.#transaction = parent;
+        this.#effects = parentEffects;
         this.collection = outer;
       }
     };
-    return parent ? parent.transaction(run) : self.store.transaction(run);
+    if (parent) return parent.transaction(run);
+    return self.store.transaction(run, this.onRetry && { onRetry: this.onRetry });
+  }
+
+  /** Whether a store transaction of {@link Context.transaction} is open. */
+  get inTransaction(): boolean {
+    return this.#transaction !== undefined;
+  }
+
+  /** The open transaction (its outermost one) is never run again after a conflict: it did something outside the store. */
+  sideEffect(): void {
+    if (this.#effects) this.#effects.done = true;
+    this.#transaction?.sideEffect?.();
   }
 
   /**
@@ -198,6 +222,7 @@ export class Context {
     record.principal = this.principal;
     record.wrapCollection = this.wrapCollection;
     record.#transaction = this.#transaction;
+    record.#effects = this.#effects;
     record.#requestId = this.#requestId;
     this.references ??= new Map();
     record.references = this.references;

@@ -32,9 +32,13 @@ async function aroundHooks(ctx: Context, hooks: HooksByAction, request: NeutralR
   const hook = hooks.around[ctx.action][index];
   if (!hook) return runHooksAndSteps(ctx, hooks, request);
   let called = false;
+  const outside = !ctx.inTransaction;
   await hook(ctx as unknown as ActionContext, async () => {
     if (called) throw new Error(`An around hook of ${ctx.resource.name}.${ctx.action} called next() twice`);
     called = true;
+    // The hook opened a transaction around the rest of the action (`ctx.transaction(next)`): that
+    // rest cannot run again (the body is read, the context changed), so neither may the transaction.
+    if (outside && ctx.inTransaction) ctx.sideEffect();
     await aroundHooks(ctx, hooks, request, index + 1);
     return DONE;
   });

@@ -1,5 +1,8 @@
 import type { Operator } from '../contract/operators.js';
 import type { CollectionSchema, Id, Scalar, StoredValue } from '../schema/types.js';
+import type { StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
+
+export type { Isolation, StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
 
 /** A stored record: `id` plus the resource's attributes, each in its canonical form (see `AttributeType`). */
 export type StoredRecord = { id: Id } & Record<string, StoredValue>;
@@ -183,25 +186,11 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
    * serve statistics (the API refuses to mount it with `stats`).
    */
   aggregate?(query: AggregateQuery): Promise<AggregateRow[]>;
-}
-
-/**
- * The collections of a store inside one transaction: everything written through them commits
- * together or not at all. Nested transactions undo only their own writes when they fail.
- *
- * @example
- * ```ts
- * await store.transaction(async (tx) => {
- *   const book = await tx.collection(books).create({ title: 'Dune' });
- *   await tx.collection(audits).create({ action: 'create', bookId: book.id });
- * });
- * ```
- */
-export interface StoreTransaction {
-  /** The collection of one resource, bound to this transaction. */
-  collection(schema: CollectionSchema): Collection;
-  /** A nested transaction (a savepoint in SQL). */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * This collection, telling `listener` of each retry of its writes outside a transaction (the
+   * API logs each with its request). Optional: stores that never retry leave it out.
+   */
+  reportingRetries?(listener: (retry: StoreRetry) => void): Collection<R>;
 }
 
 /**
@@ -219,9 +208,10 @@ export interface Store {
   collection(schema: CollectionSchema): Collection;
   /**
    * Runs `work` in one transaction over every collection of the store: committed when it
-   * resolves, undone when it rejects.
+   * resolves, undone when it rejects. A store may run `work` again on a new transaction when the
+   * database aborts it for a conflict (see {@link TransactionOptions}).
    */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Prepares the store (connects, creates tables...); called before serving, again after a
    * failure. `schemas` are every collection of the API, referenced ones before those referring to them.
