@@ -1,5 +1,6 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
 import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
+import type { PoolerOptions } from './pooler.js';
 
 /**
  * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
@@ -14,7 +15,7 @@ import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlB
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql' | 'mariadb';
 
 /** How connections are made for a URL (ignored for a Kysely instance, which has its own). */
-export interface ConnectionOptions {
+export interface ConnectionOptions extends PoolerOptions {
   /** Most connections each pool opens (PostgreSQL, MySQL/MariaDB). Default: 10. */
   readonly poolSize?: number;
   /**
