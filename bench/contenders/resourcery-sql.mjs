@@ -11,16 +11,17 @@ import { serve } from '../lib/serve.mjs';
 /**
  * A fresh database for `name` whose books table the library created (with its indexes on
  * `(name, id)` and `(author, id)`, the ones every contender gets), seeded, and the store a user
- * would open on it: `{ store, close() }`.
+ * would open on it: `{ store, close() }`. `storeUrl` makes the URL the store is opened with from
+ * the database's (the variants through PgBouncer or without prepared statements).
  */
-export async function librarySqlStore(name, { books, db }) {
+export async function librarySqlStore(name, { books, db }, storeUrl = (url) => url) {
   const database = await freshDatabase(name, db);
   const schemas = [compiledResource(bookResource).schema];
   const setup = sqlStore(database.url);
   await setup.init(schemas);
   await setup.close();
   await seedBooks(database, books);
-  const store = sqlStore(database.url, { synchronous: SQLITE_SYNCHRONOUS === 'NORMAL' ? 'normal' : 'full' });
+  const store = sqlStore(storeUrl(database.url), { synchronous: SQLITE_SYNCHRONOUS === 'NORMAL' ? 'normal' : 'full' });
   return {
     store,
     async close() {

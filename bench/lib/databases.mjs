@@ -149,9 +149,10 @@ const BACKEND = /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/;
  * `database` (other contenders' idle pools, anyone else's sessions), so that the background
  * processes (WAL writer, checkpointer...) count for all and the backends for their own database.
  * Read from `/proc/<pid>/schedstat` (time on a CPU, in ns; `stat`'s utime + stime, in clock
- * ticks, where it is missing). Empty where there is no /proc.
+ * ticks, where it is missing). Empty where there is no /proc. `backendsOnly`: the backends of
+ * `database` alone, without the background processes that every database's writes keep busy.
  */
-export function postgresCpu(database) {
+export function postgresCpu(database, { backendsOnly = false } = {}) {
   const times = new Map();
   let pids;
   try {
@@ -165,6 +166,7 @@ export function postgresCpu(database) {
       const title = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
       const served = BACKEND.exec(title)?.[1];
       if (served !== undefined && served !== database) continue;
+      if (backendsOnly && served === undefined) continue;
       times.set(pid, cpuMicroseconds(pid));
     } catch {
       // The process ended meanwhile.

@@ -143,6 +143,22 @@ describe('the example server when it cannot start', () => {
     });
   });
 
+  describe('through PgBouncer in transaction mode', () => {
+    if (!serverAvailable('pgbouncer')) return;
+    it('says in one line to add ?preparedStatements=false to DATABASE_URL, before listening', async () => {
+      const url = new URL(SERVERS.pgbouncer.url);
+      url.searchParams.delete('preparedStatements');
+      const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: url.href });
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      const lines = stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^The database at postgres:\/\/\S+ cannot serve the books: PostgreSQL is reached through a connection pooler .*add \?preparedStatements=false to the database URL\)$/,
+      );
+    });
+  });
+
   it('refuses a PORT that is not a port number, in one line', async () => {
     const { code, stderr } = await start({ PORT: 'http', DATABASE_URL: 'memory:' });
     expect(code).toBe(1);

@@ -1,5 +1,6 @@
 import { Kysely } from 'kysely';
 import { type ConnectionOptions, dialectNamed, type SqlDialect, type SqlDialectSpec } from './dialects/index.js';
+import { storeParameters } from './url-options.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Db = Kysely<any>;
@@ -66,7 +67,14 @@ export function redactUrl(url: string): string {
  * ```
  */
 export function openDatabase(url: string, options: ConnectionOptions = {}): { db: Db; dialect: SqlDialectSpec } {
-  const { dialect: name, location } = parseDatabaseUrl(url);
+  const { dialect: name, location: given } = parseDatabaseUrl(url);
   const dialect = dialectNamed(name);
-  return { dialect, db: new Kysely({ dialect: dialect.createKyselyDialect(location, options) }) };
+  // A PostgreSQL URL may also carry the store's own options (`?preparedStatements=false`).
+  const own = name === 'postgres' ? storeParameters(given) : { location: given, options: {} };
+  const merged = {
+    ...own.options,
+    ...options,
+    preparedStatements: options.preparedStatements ?? own.options.preparedStatements,
+  };
+  return { dialect, db: new Kysely({ dialect: dialect.createKyselyDialect(own.location, merged) }) };
 }

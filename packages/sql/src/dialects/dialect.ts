@@ -1,11 +1,11 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
 import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
+import type { PoolerOptions } from './pooler.js';
 import type { RowEstimates } from './row-estimates.js';
 
 /**
- * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost
- * all SQL; they differ in the binary collation without trailing-space padding
- * (`utf8mb4_0900_bin` in MySQL 8, `utf8mb4_nopad_bin` in MariaDB).
+ * The databases the SQL store speaks. `mysql` and `mariadb` share a wire protocol and almost all
+ * SQL; they differ in the binary collation without padding (`utf8mb4_0900_bin`, `utf8mb4_nopad_bin`).
  *
  * @example
  * ```ts
@@ -15,7 +15,7 @@ import type { RowEstimates } from './row-estimates.js';
 export type SqlDialect = 'sqlite' | 'postgres' | 'mysql' | 'mariadb';
 
 /** How connections are made for a URL (ignored for a Kysely instance, which has its own). */
-export interface ConnectionOptions {
+export interface ConnectionOptions extends PoolerOptions {
   /** Most connections each pool opens (PostgreSQL, MySQL/MariaDB). Default: 10. */
   readonly poolSize?: number;
   /**

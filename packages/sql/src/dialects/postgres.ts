@@ -1,6 +1,8 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import type { Pool, PoolClient } from 'pg';
 import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import { poolerFailure } from './pooler.js';
 import { describePostgresKeys } from './postgres-catalog.js';
 import { explainRows } from './row-estimates.js';
 import { firstGroup, likeContains, standardSql } from './shared.js';
@@ -35,6 +37,8 @@ const DATA_EXCEPTION = /^(22...|54000)$/;
 
 async function openPostgres(url: string, options: ConnectionOptions) {
   const { default: pg } = await import('pg');
+  // `false`: nothing kept on a connection, which a transaction pooler would lose (pooler.ts).
+  const prepared = options.preparedStatements !== false;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -42,7 +46,7 @@ async function openPostgres(url: string, options: ConnectionOptions) {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     // A statement waiting for a lock (a row another transaction updates, a locked table) fails
     // with 55P03 after this, a 503, instead of holding its request and its connection.
-    lock_timeout: options.lockTimeoutMs ?? 5000,
+    lock_timeout: prepared ? (options.lockTimeoutMs ?? 5000) : undefined,
     // `DATE` stays `YYYY-MM-DD` text, whatever the machine's time zone. Set on this pool only, so
     // that the application's own pg code keeps pg's global parsers.
     types: {
@@ -56,13 +60,30 @@ async function openPostgres(url: string, options: ConnectionOptions) {
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    preparePostgresStatements(client);
+    if (prepared) preparePostgresStatements(client);
   });
+  if (prepared) explainPoolerRefusal(pool);
   return pool;
+}
+
+/** Makes `pool.connect()` fail, when a pooler refuses the connection's settings, with an error that says what to set. */
+function explainPoolerRefusal(pool: Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<PoolClient> | undefined;
+  pool.connect = ((...args: unknown[]) =>
+    args.length > 0
+      ? connect(...args) // the callback form, which Kysely and the store do not use
+      : connect()?.catch((error: unknown) => {
+          throw poolerFailure(error) ?? error;
+        })) as Pool['connect'];
 }
 
 /** Kysely's PostgreSQL dialect over a pool, whose statements {@link queryDirectly} lets run on it. */
 function openingDialect(url: string, options: ConnectionOptions): PostgresDialect {
+  if (options.preparedStatements === false && options.lockTimeoutMs !== undefined) {
+    throw new TypeError(
+      "sqlStore: lockTimeoutMs is a setting of the connection, which preparedStatements: false keeps none of (a transaction pooler would lose it): set lock_timeout on the database role instead (ALTER ROLE app SET lock_timeout = '5s')",
+    );
+  }
   const adapter = new PostgresAdapter();
   const dialect = new PostgresDialect({
     pool: async () => {

@@ -13,6 +13,7 @@ const ONE_OFF = '/* once */ ';
 
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import { type GroupedDatabase, writeTogether } from './group-commit.js';
+import { poolerFailure } from './pooler.js';
 import { isBusy } from './sqlite-busy.js';
 
 /** The part of better-sqlite3's `Database` that is cached. */
@@ -219,6 +220,9 @@ export function preparePostgresStatements(client: PgClient): void {
   query('SET plan_cache_mode = force_custom_plan').catch(() => {});
   const prepared = (name: string, text: string, values: unknown[]) =>
     query({ name, text, values }).catch(async (error: { code?: string }) => {
+      // Lost or found on another server connection: a transaction pooler (see pooler.ts).
+      const pooled = poolerFailure(error);
+      if (pooled) throw pooled;
       // A table changed under the statement (its result columns changed type): PostgreSQL
       // refuses to run it again (0A000, before running anything), so it is prepared anew.
       if (error?.code !== '0A000') throw error;

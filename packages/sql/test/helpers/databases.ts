@@ -7,6 +7,11 @@ import { inject, it } from 'vitest';
 export const SERVERS = {
   postgres: { label: 'PostgreSQL', url: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   mariadb: { label: 'MariaDB', url: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test' },
+  /** PgBouncer in transaction mode in front of the PostgreSQL above (.ci/pgbouncer.ini), as a pooled store opens it. */
+  pgbouncer: {
+    label: 'PgBouncer',
+    url: process.env.PGBOUNCER_URL ?? 'postgres://postgres@127.0.0.1:6432/test?preparedStatements=false',
+  },
 } as const;
 
 export type ServerName = keyof typeof SERVERS;
