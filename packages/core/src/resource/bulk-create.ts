@@ -1,14 +1,14 @@
 import type { NeutralRequest } from '../http/neutral.js';
 import type { StoredRecord } from '../store/store.js';
 import { answerCreated, prepareCreate } from './actions.js';
-import { answeredEntry, atRecord, entryObject, Failures, recordRequest } from './bulk-records.js';
+import { answeredEntry, atRecord, entryObject, Failures, recordRequest, runRecord } from './bulk-records.js';
 import { lookUpReferences } from './bulk-references.js';
 import { uniqueInBatch } from './bulk-unique.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import { admit } from './guard.js';
-import { afterHooks, beforeHooks, runAction, scope } from './lifecycle.js';
+import { afterHooks, beforeHooks, scope } from './lifecycle.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 
@@ -43,8 +43,7 @@ export async function createRecords(
     const answers: unknown[] = [];
     for (const [index, record] of records.entries()) {
       try {
-        await runAction(record, hooks, requests[index] as NeutralRequest);
-        answers.push(record.responded ? answeredEntry(record) : (record.result as Record<string, unknown>)[name]);
+        answers.push(await runRecord(record, hooks, requests[index] as NeutralRequest));
       } catch (error) {
         failures.add(index, error);
       }

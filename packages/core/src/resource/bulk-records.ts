@@ -1,7 +1,9 @@
 import { type FieldErrors, HttpError, NotFoundError, ValidationError } from '../errors/http-error.js';
 import { storeErrorToHttp } from '../errors/store-error.js';
 import type { NeutralRequest } from '../http/neutral.js';
+import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
+import { runAction } from './lifecycle.js';
 
 // The records of a bulk write (CONTRACT part 4, "Bulk writes"): each one's own request, as a
 // single write of it would be, and the failures of all of them, keyed by JSON Pointer into the
@@ -113,6 +115,20 @@ export function atRecord(ctx: Context, index: number, thrown: unknown): unknown 
     // What a store error meant stays the cause (it is logged); an HTTP error of the record has none.
     ...(error.cause === undefined ? {} : { cause: error.cause }),
   });
+}
+
+/**
+ * Runs one record of a batch through the whole lifecycle of a single write of it, and answers
+ * its entry in the batch's answer.
+ *
+ * @example
+ * ```ts
+ * answers[index] = await runRecord(ctx.forRecord('update', 5, sent), hooks, sent);
+ * ```
+ */
+export async function runRecord(record: Context, hooks: HooksByAction, request: NeutralRequest): Promise<unknown> {
+  await runAction(record, hooks, request);
+  return record.responded ? answeredEntry(record) : (record.result as Record<string, unknown>)[record.resource.name];
 }
 
 /**

@@ -6,7 +6,7 @@ import { readJsonBody } from '../http/read-body.js';
 import { parseId } from '../schema/convert.js';
 import type { Id } from '../schema/types.js';
 import { createRecords } from './bulk-create.js';
-import { Answered, answeredEntry, entryObject, Failures, pointer, recordRequest } from './bulk-records.js';
+import { Answered, answeredEntry, entryObject, Failures, pointer, recordRequest, runRecord } from './bulk-records.js';
 import { TakenInBatch, takenRecords } from './bulk-unique.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
@@ -149,8 +149,7 @@ async function updateRecords(
     const sent = recordRequest(request, 'PATCH', `/${path}/${String(id)}`, { [name]: fields }, etag);
     const record = ctx.forRecord('update', id, sent);
     try {
-      await runAction(record, hooks, sent);
-      answers[index] = record.responded ? answeredEntry(record) : (record.result as Record<string, unknown>)[name];
+      answers[index] = await runRecord(record, hooks, sent);
     } catch (error) {
       failures.add(index, error);
     }

@@ -2,11 +2,11 @@ import { BadRequestError, ValidationError } from '../errors/http-error.js';
 import type { NeutralRequest } from '../http/neutral.js';
 import type { Id, Scalar } from '../schema/types.js';
 import { ConstraintViolation } from '../store/store-errors.js';
-import { answeredEntry, entryObject, Failures, pointer, recordRequest } from './bulk-records.js';
+import { entryObject, Failures, pointer, recordRequest, runRecord } from './bulk-records.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
 import { admit } from './guard.js';
-import { runAction, scope } from './lifecycle.js';
+import { scope } from './lifecycle.js';
 
 // Upserts (`POST /labels?upsert=name`, docs/bulk.md): the record with the sent value of a unique
 // key, within the caller's scope, is updated through the update's lifecycle (its role, record and
@@ -121,9 +121,7 @@ async function write(
     id === undefined
       ? recordRequest(request, 'POST', `/${path}`, body)
       : recordRequest(request, 'PATCH', `/${path}/${String(id)}`, body);
-  const record = ctx.forRecord(id === undefined ? 'create' : 'update', id ?? 0, sent);
-  await runAction(record, hooks, sent);
-  return record.responded ? answeredEntry(record) : (record.result as Record<string, unknown>)[name];
+  return runRecord(ctx.forRecord(id === undefined ? 'create' : 'update', id ?? 0, sent), hooks, sent);
 }
 
 /** The id of the record with `value` in `key` that the caller may see (their read rules, tenancy, scope step), if any. */
