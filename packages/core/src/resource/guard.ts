@@ -7,7 +7,7 @@ import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import { checkIdSets } from './id-sets.js';
 import { canonicalValue } from './input/typed-value.js';
-import { readableOf } from './related.js';
+import { guardsReads, readableWhere, referenceKey } from './readable-ids.js';
 
 // The questions the lifecycle asks the access model at its named stages (docs/access.md has
 // them in one table): may this caller take this action at all; may they change this record;
@@ -143,15 +143,11 @@ export async function checkReferences(ctx: Context, values: Readonly<Record<stri
     const value = values[relation.foreignKey];
     const { target } = relation;
     if (value === undefined || value === null) continue;
-    const guarded = target.access.restricted || target.compiled.archive !== undefined || target.compiled.steps.scoped;
-    if (!guarded) continue; // the store's foreign key answers the same 422
-    const key = `${target.schema.name} ${String(value)}`;
+    if (!guardsReads(target)) continue; // the store's foreign key answers the same 422
+    const key = referenceKey(target, value);
     let found = ctx.references?.get(key);
     if (found === undefined) {
-      const where = await readableOf(ctx, target, relation.foreignKey).catch((error: unknown) => {
-        if (error instanceof HttpError && error.status === 403) return undefined; // they may read none
-        throw error;
-      });
+      const where = await readableWhere(ctx, target, relation.foreignKey);
       found = !!where && !!(await ctx.collectionOf(target.compiled.resource).find(value as string | number, where));
       ctx.references?.set(key, found);
     }

@@ -1,8 +1,8 @@
-import { type FieldErrors, HttpError, ValidationError } from '../errors/http-error.js';
+import { type FieldErrors, ValidationError } from '../errors/http-error.js';
 import type { Id } from '../schema/types.js';
 import type { Context } from './context.js';
 import { isPlainObject } from './input/typed-value.js';
-import { readableOf } from './related.js';
+import { readableIds, referenceKey } from './readable-ids.js';
 
 // The ids of a many-to-many relation in a write's body (`labelIds`): read apart from the model's
 // attributes (they are no column of the record's table), checked, and written by the store with
@@ -92,35 +92,15 @@ export async function checkIdSets(
     const { target } = relation;
     // Within a bulk write, ids already found (or missed) are not asked again.
     const seen = ctx.references;
-    const keyOf = (id: Id) => `${target.schema.name} ${String(id)}`;
-    if (sent.some((id) => seen?.get(keyOf(id)) === false)) {
+    if (sent.some((id) => seen?.get(referenceKey(target, id)) === false)) {
       errors[relation.foreignKey] = ['does not exist'];
       continue;
     }
-    const ids = seen ? sent.filter((id) => !seen.has(keyOf(id))) : sent;
+    const ids = seen ? sent.filter((id) => !seen.has(referenceKey(target, id))) : sent;
     if (ids.length === 0) continue;
-    const where = await readableOf(ctx, target, relation.foreignKey).catch((error: unknown) => {
-      if (error instanceof HttpError && error.status === 403) return undefined; // they may read none
-      throw error;
-    });
-    if (!where) {
-      errors[relation.foreignKey] = ['does not exist'];
-      for (const id of ids) seen?.set(keyOf(id), false);
-      continue;
-    }
-    const { records } = await ctx.collectionOf(target.compiled.resource).list({
-      where: [{ field: 'id', values: ids }, ...where],
-      order: [{ field: 'id', direction: 'asc' }],
-      limit: ids.length,
-      offset: 0,
-      count: false,
-      select: [],
-    });
-    if (records.length < ids.length) errors[relation.foreignKey] = ['does not exist'];
-    if (seen) {
-      const found = new Set(records.map((record) => String(record.id)));
-      for (const id of ids) seen.set(keyOf(id), found.has(String(id)));
-    }
+    const found = await readableIds(ctx, target, relation.foreignKey, ids);
+    if (found.size < ids.length) errors[relation.foreignKey] = ['does not exist'];
+    for (const id of ids) seen?.set(referenceKey(target, id), found.has(String(id)));
   }
 }
 
