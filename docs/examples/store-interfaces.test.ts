@@ -18,5 +18,7 @@ describe('the store interfaces docs/stores.md shows', () => {
     expectTypeOf<Shown.StoreRetry>().toEqualTypeOf<Core.StoreRetry>();
     expectTypeOf<Shown.TransactionOptions>().toEqualTypeOf<Core.TransactionOptions>();
     expectTypeOf<Shown.Store>().toEqualTypeOf<Core.Store>();
+    expectTypeOf<Shown.Change>().toEqualTypeOf<Core.Change>();
+    expectTypeOf<Shown.ChangeLog>().toEqualTypeOf<Core.ChangeLog>();
   });
 });

@@ -101,4 +101,23 @@ export interface Store {
   init?(schemas: readonly CollectionSchema[]): Promise<void>; // before serving; again after a failure
   close?(): Promise<void>;
   secret?(name: string): Promise<string>; // the same random value for every process (see "Secrets")
+  changes?(): ChangeLog; // the committed changes of live collections (see "Change log")
+}
+
+// One committed change of a record of a collection whose schema says `live: true`.
+export interface Change {
+  readonly seq: number; // increasing in commit order, never reused
+  readonly collection: string;
+  readonly kind: 'created' | 'updated' | 'destroyed';
+  readonly id: Id;
+  readonly before: StoredRecord | null;
+  readonly after: StoredRecord | null;
+}
+
+export interface ChangeLog {
+  read(after: number, limit: number): Promise<readonly Change[] | 'gone'>;
+  head(): Promise<number>;
+  watch(wake: () => void): () => void; // wakes on commits, here or in another process
+  readonly retentionMs: number;
+  epoch(): Promise<string>;
 }

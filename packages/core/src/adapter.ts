@@ -8,7 +8,7 @@ export { DEFAULT_LIMITS, type Limits } from './contract/limits.js';
 export { pluralize } from './contract/plural.js';
 export { PROBLEM_STATUS, type ProblemCode, statusTitle } from './contract/problems.js';
 export { HttpError, type HttpErrorOptions } from './errors/http-error.js';
-export type { NeutralRequest, NeutralResponse } from './http/neutral.js';
+export type { NeutralRequest, NeutralResponse, ResponseStream } from './http/neutral.js';
 export { type ErrorLogger, type Problem, toProblemResponse } from './http/problem.js';
 export type { CompiledResource } from './resource/compile.js';
 export type {

@@ -29,6 +29,9 @@ export { foldCase, matchesSearch, SEARCH_WORD_MAX, SEARCH_WORDS_MAX, searchWords
 export type {
   AggregateQuery,
   AggregateRow,
+  Change,
+  ChangeKind,
+  ChangeLog,
   Collection,
   Condition,
   Isolation,

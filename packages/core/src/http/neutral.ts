@@ -39,9 +39,27 @@ export interface NeutralRequest {
 export interface NeutralResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialized body; absent for 204 and 304. */
+  /** Serialized body; absent for 204 and 304, and with `stream`. */
   body?: string;
+  /**
+   * A body written as it is produced instead (`text/event-stream`, live events); see
+   * {@link ResponseStream}.
+   */
+  stream?: ResponseStream;
 }
+
+/**
+ * A body written as it is produced (`text/event-stream`). An adapter writes each chunk as it
+ * comes and asks for the next only once the client has taken it (backpressure: the producer
+ * bounds what waits); it calls `return()` when the client goes away, and ends the response when
+ * the iteration ends.
+ *
+ * @example
+ * ```ts
+ * if (response.stream) for await (const chunk of response.stream) res.write(chunk);
+ * ```
+ */
+export type ResponseStream = AsyncIterable<string>;
 
 /** Joins byte chunks into one array (no copy for a single chunk). */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {

@@ -127,4 +127,9 @@ export interface CollectionSchema {
    * SQL stores do).
    */
   readonly tenant?: string;
+  /**
+   * The collection serves live events: the store logs each committed change of its records,
+   * before and after, in its change log (`store.changes()`).
+   */
+  readonly live?: boolean;
 }

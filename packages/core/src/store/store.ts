@@ -1,7 +1,9 @@
 import type { Operator } from '../contract/operators.js';
 import type { CollectionSchema, Id, Scalar, StoredValue } from '../schema/types.js';
+import type { ChangeLog } from './changes.js';
 import type { StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
 
+export type { Change, ChangeKind, ChangeLog } from './changes.js';
 export type { Isolation, StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
 
 /** A stored record: `id` plus the resource's attributes, each in its canonical form (see `AttributeType`). */
@@ -233,4 +235,15 @@ export interface Store {
    * ```
    */
   secret?(name: string): Promise<string>;
+  /**
+   * The store's log of the committed changes of its live collections (schemas with `live:
+   * true`), for live events. A store without it cannot serve a live resource (the API refuses to
+   * mount one).
+   *
+   * @example
+   * ```ts
+   * const changes = await store.changes?.().read(0, 100); // [{ seq: 1, collection: 'issues', kind: 'created', … }]
+   * ```
+   */
+  changes?(): ChangeLog;
 }
