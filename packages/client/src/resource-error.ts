@@ -16,6 +16,7 @@ export const PROBLEM_CODES = Object.freeze([
   'forbidden',
   'not_found',
   'method_not_allowed',
+  'not_acceptable',
   'conflict',
   'precondition_failed',
   'payload_too_large',

@@ -80,7 +80,12 @@ describe('docs/contract.md', () => {
     const expected = ACTIONS.map((spec) => ({
       ...(action === -1 ? {} : { name: spec.name }),
       method: spec.method,
-      path: { collection: '/api/books', member: '/api/books/:id', stats: '/api/books/stats' }[spec.target],
+      path: {
+        collection: '/api/books',
+        member: '/api/books/:id',
+        stats: '/api/books/stats',
+        events: '/api/books/events',
+      }[spec.target],
       status: spec.status,
     }));
     const order = (row: { method: string; path: string }) => `${row.path} ${row.method}`;

@@ -14,7 +14,7 @@ export type RuleKind = 'read' | 'create' | 'update' | 'destroy';
 
 /** The rule kind an action is decided by. */
 export function ruleOf(action: ActionName): RuleKind {
-  return action === 'index' || action === 'show' || action === 'stats' ? 'read' : action;
+  return action === 'index' || action === 'show' || action === 'stats' || action === 'events' ? 'read' : action;
 }
 
 /** What one caller may read and write of a resource's fields, and the query rules that follow. */

@@ -88,6 +88,30 @@ export interface ApiOptions<S = Record<string, unknown>> extends DescriptionOpti
    * on one database shares it, across restarts); a store that keeps none needs this option.
    */
   secret?: string;
+  /** Limits of the live events streams of the resources declared `live: true` (docs/live.md). */
+  live?: LiveOptions;
+}
+
+/**
+ * Limits of the live events streams (`GET /<plural>/events`) of one API.
+ *
+ * @example
+ * ```ts
+ * createApi({ resources, store, live: { maxStreams: 2_000, heartbeatMs: 20_000 } });
+ * ```
+ */
+export interface LiveOptions {
+  /** The most streams open at once in this process; one more is answered 503 with `Retry-After`. Default 5,000. */
+  readonly maxStreams?: number;
+  /** A comment line after this many milliseconds without an event, to keep proxies from closing the connection. Default 15,000. */
+  readonly heartbeatMs?: number;
+  /** The most characters waiting for one slow client; past them its stream ends (it reconnects with `Last-Event-ID`). Default 65,536. */
+  readonly bufferLimit?: number;
+  /**
+   * When a caller's credentials expire (epoch milliseconds): the stream ends then. Default: the
+   * `exp` of the token `bearerJwt` verified, else never.
+   */
+  readonly expiresAt?: (principal: unknown, request: NeutralRequest) => number | undefined;
 }
 
 /** Options of {@link Api.handle}. */
@@ -106,7 +130,7 @@ export interface Api {
   handle(request: NeutralRequest, options?: HandleOptions): Promise<NeutralResponse>;
   /** Prepares the stores (tables, connections); called by the first request if not before. */
   ready(): Promise<void>;
-  /** Closes the stores. */
+  /** Ends the open live event streams, then closes the stores. */
   close(): Promise<void>;
   /**
    * A health probe's answer: `live` (200 while the process runs) or `ready` (200 when every

@@ -1,6 +1,7 @@
 import { defaultRoles } from '../access/principal.js';
 import { ACTION_NAMES } from '../contract/actions.js';
 import { storeErrorToHttp } from '../errors/store-error.js';
+import { EventStream } from '../http/event-stream.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
 import { describeApi } from '../openapi/serve-description.js';
@@ -19,6 +20,7 @@ import type { Api, ApiOptions } from './api-options.js';
 export type { Api, ApiOptions, HandleOptions } from './api-options.js';
 
 import { healthAnswer } from './health.js';
+import { liveEvents } from './live.js';
 import { logToConsole } from './log-to-console.js';
 import { logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
@@ -69,6 +71,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       );
     }
   }
+  const live = liveEvents(options.live, resources.all);
+  if (live) resources.live = live;
   // Without a resource anonymous callers may use, a request without credentials is a 401 before routing.
   const anonymousAnywhere = resources.all.some((self) => ACTION_NAMES.some((action) => self.access.anonymous(action)));
   const loadKeys = keysLoader(options, resources);
@@ -140,6 +144,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     await (span ? inSpan(span, run) : run());
     // The context is done with: its headers become the response's.
     const headers = ctx.headers;
+    if (ctx.result instanceof EventStream) return { status: ctx.status, headers, stream: ctx.result };
     if (ctx.result === undefined) return { status: ctx.status, headers };
     if (headers['Content-Type'] === undefined && headers['content-type'] === undefined) {
       headers['Content-Type'] = 'application/json; charset=utf-8';
@@ -166,6 +171,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       return healthAnswer(probe, readiness.values(), probeOptions);
     },
     async close() {
+      live?.close();
       await Promise.all([...readiness.keys()].map((store) => store.close?.()));
     },
   };

@@ -12,8 +12,8 @@ import type { Id } from '../schema/types.js';
  */
 const ROUTE = /^\/([^/]+)(?:\/([^/]+))?$/;
 
-/** The path segment of the statistics action (`GET /issues/stats`). */
-const STATS = 'stats';
+/** The path segments of the statistics and live events actions (`GET /issues/stats`, `/issues/events`). */
+const SEGMENTS: ReadonlySet<string> = new Set(['stats', 'events']);
 
 /** What a resource's routes need to know of it. */
 export interface Routable {
@@ -33,6 +33,7 @@ export function allowHeaders(enabled: ReadonlySet<ActionName>, bulk = false): Re
     collection: allowedMethods(enabled, 'collection', bulk),
     member: allowedMethods(enabled, 'member'),
     stats: allowedMethods(enabled, 'stats'),
+    events: allowedMethods(enabled, 'events'),
   };
 }
 
@@ -58,10 +59,11 @@ export function route<T extends Routable>(request: NeutralRequest, targets: Read
   const target = match ? targets.get(match[1] as string) : undefined;
   if (!match || !target) throw unknownPath(request.basePath + request.path);
   const rawId = match[2];
-  // `/<path>/stats` is the statistics of a resource that serves them, before any id: no integer
-  // or uuid id can be spelled `stats`. Elsewhere it is an id that cannot exist (404).
+  // `/<path>/stats` (`/events`) is the statistics (live events) of a resource that serves them,
+  // before any id: no integer or uuid id can be spelled so. Elsewhere it is an id that cannot exist (404).
+  const segment = rawId !== undefined && SEGMENTS.has(rawId) ? (rawId as 'stats' | 'events') : undefined;
   const where: ActionTarget =
-    rawId === undefined ? 'collection' : rawId === STATS && target.enabled.has('stats') ? 'stats' : 'member';
+    rawId === undefined ? 'collection' : segment && target.enabled.has(segment) ? segment : 'member';
   const allow = target.allow[where];
   if (request.method === 'OPTIONS') return { target, options: allow };
   const action = actionFor(request.method, where, target.bulk);

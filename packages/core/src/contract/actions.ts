@@ -1,11 +1,15 @@
-/** The five actions of a resource, and `stats` (opt-in: `stats:` in the declaration). */
-export type ActionName = 'create' | 'update' | 'destroy' | 'show' | 'index' | 'stats';
+/**
+ * The five actions of a resource, `stats` (opt-in: `stats:` in the declaration) and `events`
+ * (opt-in: `live: true`, the live events of CONTRACT part 4).
+ */
+export type ActionName = 'create' | 'update' | 'destroy' | 'show' | 'index' | 'stats' | 'events';
 
 /**
- * Where an action is served: the collection (`/books`), one member (`/books/:id`) or the
- * collection's statistics (`/books/stats`, routed before `/:id` when the resource serves them).
+ * Where an action is served: the collection (`/books`), one member (`/books/:id`), the
+ * collection's statistics (`/books/stats`) or its live events (`/books/events`); those two are
+ * routed before `/:id` when the resource serves them.
  */
-export type ActionTarget = 'collection' | 'member' | 'stats';
+export type ActionTarget = 'collection' | 'member' | 'stats' | 'events';
 
 /** One row of the contract's action table. */
 export interface ActionSpec {
@@ -32,6 +36,7 @@ export const ACTIONS: readonly ActionSpec[] = Object.freeze([
   { name: 'show', method: 'GET', target: 'member', status: 200 },
   { name: 'index', method: 'GET', target: 'collection', status: 200 },
   { name: 'stats', method: 'GET', target: 'stats', status: 200 },
+  { name: 'events', method: 'GET', target: 'events', status: 200 },
 ] as const);
 
 /** The action names, in the table's order. */

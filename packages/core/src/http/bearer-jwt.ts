@@ -111,6 +111,23 @@ export function bearerJwt(options: BearerJwtOptions): Authenticate {
     if (principal === undefined || principal === null) {
       throw unauthorized('The bearer token lacks a claim this server needs, or one is malformed', 'invalid_token');
     }
+    if (typeof claims.exp === 'number') EXPIRY.set(request, claims.exp * 1000);
     return principal;
   };
+}
+
+/** When the token each request authenticated with expires (epoch milliseconds). */
+const EXPIRY = new WeakMap<NeutralRequest, number>();
+
+/**
+ * When the bearer token `bearerJwt` verified for this request expires (its `exp`, in epoch
+ * milliseconds), if it has one: live event streams end then.
+ *
+ * @example
+ * ```ts
+ * credentialsExpiry(request); // 1764345600000
+ * ```
+ */
+export function credentialsExpiry(request: NeutralRequest): number | undefined {
+  return EXPIRY.get(request);
 }

@@ -1,5 +1,6 @@
 import { ACTIONS, type ActionName } from '../contract/actions.js';
 import type { CompiledResource } from '../resource/compile.js';
+import { eventsOperation } from './events-operation.js';
 import {
   collectionIfMatch,
   idParameter,
@@ -104,11 +105,14 @@ export function resourcePaths(
   const collection: Record<string, unknown> = { description: notServed };
   const member: Record<string, unknown> = { description: notServed, parameters: [idParameter(compiled)] };
   const stats: Record<string, unknown> = { description: notServed };
+  const events: Record<string, unknown> = { description: notServed };
 
   // Each action's operation; its method, path and success status come from the action table.
   const operations: Record<ActionName, () => Operation> = {
     stats: () =>
       statsOperation(compiled, relations, operationId('stats'), problems('BadRequest', 'PreconditionFailed')),
+    events: () =>
+      eventsOperation(compiled, relations, operationId('events'), problems('BadRequest'), ref(names.output)),
     index: () => ({
       operationId: operationId('index'),
       tags,
@@ -211,11 +215,13 @@ export function resourcePaths(
     if (!compiled.enabled.has(spec.name)) continue;
     const { responses, ...operation } = operations[spec.name]();
     const { [SUCCESS]: success, ...others } = responses;
-    const item = spec.target === 'collection' ? collection : spec.target === 'member' ? member : stats;
+    const item = { collection, member, stats, events }[spec.target];
     item[spec.method.toLowerCase()] = { ...operation, responses: { [String(spec.status)]: success, ...others } };
   }
 
   // Both paths exist even when every action on one is disabled: they answer 405, not 404.
-  const items = { [`/${path}`]: collection, [`/${path}/{id}`]: member };
-  return compiled.enabled.has('stats') ? { ...items, [targetPath('stats', path)]: stats } : items;
+  const items: Record<string, Record<string, unknown>> = { [`/${path}`]: collection, [`/${path}/{id}`]: member };
+  if (compiled.enabled.has('stats')) items[targetPath('stats', path)] = stats;
+  if (compiled.enabled.has('events')) items[targetPath('events', path)] = events;
+  return items;
 }

@@ -18,7 +18,7 @@ import { decimalPattern, typeSchema } from './value-types.js';
  */
 export function targetPath(target: ActionTarget, path: string): string {
   if (target === 'collection') return `/${path}`;
-  return target === 'member' ? `/${path}/{id}` : `/${path}/stats`;
+  return target === 'member' ? `/${path}/{id}` : `/${path}/${target}`;
 }
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });

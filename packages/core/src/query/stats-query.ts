@@ -20,6 +20,25 @@ export type StatsAllowed = Readonly<Record<'group' | StatsKind, ReadonlySet<stri
 /** The most attributes `group` takes. */
 export const MAX_GROUP_ATTRIBUTES = 3;
 
+/** The 400 of an index parameter that statistics (live events) do not take. */
+function refused(key: string, what: string) {
+  return invalid(`${key} is not accepted by ${what} (they take filter, archived and q)`);
+}
+
+/**
+ * The 400 of the first index parameter that only an index takes (`sort`, `page`, `per_page`,
+ * `include`, `fields`, `after`, `count`), for the requests that take the index's filters alone.
+ *
+ * @example
+ * ```ts
+ * refuseIndexOnly('filter[status]=open&sort=title', 'live events'); // throws: sort is not accepted by live events …
+ * ```
+ */
+export function refuseIndexOnly(rawQuery: string, what: string): void {
+  if (rawQuery === '') return;
+  for (const [key] of pairs(rawQuery)) if (REFUSED.has(key)) throw refused(key, what);
+}
+
 /** Index parameters a statistics request does not take: 400 naming them. */
 const REFUSED = new Set(['sort', 'page', 'per_page', 'include', 'fields', 'after', 'count']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -40,7 +59,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function parseStatsQuery(rawQuery: string, allowed: StatsAllowed): StatsQuery {
   const found: Partial<StatsQuery> = {};
   for (const [key, value] of pairs(rawQuery)) {
-    if (REFUSED.has(key)) throw invalid(`${key} is not accepted by statistics (they take filter, archived and q)`);
+    if (REFUSED.has(key)) throw refused(key, 'statistics');
     if (key !== 'group' && key !== 'sum' && key !== 'min' && key !== 'max') continue;
     if (found[key]) throw invalid(`${key} is given more than once: list its attributes comma-separated`);
     const names = value.split(',');

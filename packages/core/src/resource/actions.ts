@@ -7,6 +7,7 @@ import type { Condition } from '../store/store.js';
 import { ConstraintViolation } from '../store/store-errors.js';
 import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
+import { eventsStep } from './events.js';
 import { checkFieldRules, checkRecordRule, checkReferences, withPresets } from './guard.js';
 import { takeIdSets, throwErrors } from './id-sets.js';
 import { validateInput } from './input/validate-input.js';
@@ -157,6 +158,7 @@ export const ACTION_STEPS: Record<Context['action'], (ctx: Context, request: Neu
     await indexAnswer(ctx, request, await ctx.compiled.steps.list(ctx));
   },
   stats: statsStep,
+  events: eventsStep,
   async show(ctx, request) {
     const view = memberView(ctx);
     const record = await findOr404(ctx);

@@ -5,7 +5,15 @@ import { parseIndexQuery } from '../query/parse-query.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import { inferAttributes, type TypeDeclaration } from '../schema/infer-attributes.js';
 import type { AttributeSchema, CollectionSchema } from '../schema/types.js';
-import { bulkOf, checkedPerPage, countRules, searchFields, upsertKeys } from './declared-options.js';
+import {
+  archiveField,
+  bulkOf,
+  checkedPerPage,
+  countRules,
+  optedIn,
+  searchFields,
+  upsertKeys,
+} from './declared-options.js';
 import type { AroundHook, ErrorHook, Hook, Hooks, OneOrMore } from './hooks.js';
 import { declaredIndexes, isIndexable } from './indexes.js';
 import type { InputRules } from './input/validate-input.js';
@@ -45,7 +53,7 @@ export interface CompiledResource {
   readonly archive: string | undefined;
   /** What statistics may name (`stats`), when the resource serves them. */
   readonly stats: StatsRules | undefined;
-  /** The most records a bulk write takes (`bulk`), when it takes them; the keys to upsert by (`upsert`). */
+  /** The most records a bulk write takes (`bulk`), if any; the keys to upsert by (`upsert`). */
   readonly bulk: { readonly max: number } | undefined;
   readonly upsert: ReadonlySet<string>;
   /** The fields holding the ids of a many-to-many relation (`labelIds`), with the most ids each holds. */
@@ -135,6 +143,7 @@ export function compile(resource: Resource): CompiledResource {
       unique,
       ...(indexes.length > 0 ? { indexes } : {}),
       ...(search.length > 0 ? { search } : {}),
+      ...(options.live ? { live: true } : {}),
     },
     attributes,
     query: {
@@ -155,7 +164,7 @@ export function compile(resource: Resource): CompiledResource {
     shown: shownAll,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     limits,
-    enabled: new Set(ACTION_NAMES.filter((a) => options.actions?.[a] !== false && (a !== 'stats' || options.stats))),
+    enabled: new Set(ACTION_NAMES.filter((a) => options.actions?.[a] !== false && optedIn(a, options))),
     steps: composeSteps(options.steps ?? {}),
     hooks: hooksByAction(options.hooks as Hooks | undefined),
     relations,
@@ -166,22 +175,6 @@ export function compile(resource: Resource): CompiledResource {
     upsert: upsertKeys(resource.name, options.upsert, unique),
     idSets,
   };
-}
-
-/** The declared `archive` field, checked: a nullable date-time. */
-function archiveField(
-  name: string,
-  declared: string | undefined,
-  attributes: ReadonlyMap<string, AttributeSchema>,
-): string | undefined {
-  if (declared === undefined) return undefined;
-  const attribute = attributes.get(declared);
-  if (attribute?.type !== 'date-time' || !attribute.nullable) {
-    throw new TypeError(
-      `defineResource(${name}): archive names "${declared}", which must be a nullable date-time field`,
-    );
-  }
-  return declared;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ActionName } from '../contract/actions.js';
 import type { QueryRules } from '../query/resolve-query.js';
 import type { AttributeSchema } from '../schema/types.js';
 import { ESTIMATE_ABOVE } from '../store/estimate-above.js';
@@ -120,4 +121,42 @@ export function upsertKeys(
     }
   }
   return new Set(declared);
+}
+
+/**
+ * Whether the declaration opts in to an action that is off by default: `stats` with `stats:`,
+ * `events` with `live: true`; every other action is in.
+ *
+ * @example
+ * ```ts
+ * optedIn('events', { live: true }); // true
+ * ```
+ */
+export function optedIn(action: ActionName, options: { readonly stats?: unknown; readonly live?: boolean }): boolean {
+  if (action === 'stats') return options.stats !== undefined;
+  if (action === 'events') return options.live === true;
+  return true;
+}
+
+/**
+ * The declared `archive` field, checked: a nullable date-time.
+ *
+ * @example
+ * ```ts
+ * archiveField('issue', 'archivedAt', attributes); // 'archivedAt'
+ * ```
+ */
+export function archiveField(
+  name: string,
+  declared: string | undefined,
+  attributes: ReadonlyMap<string, AttributeSchema>,
+): string | undefined {
+  if (declared === undefined) return undefined;
+  const attribute = attributes.get(declared);
+  if (attribute?.type !== 'date-time' || !attribute.nullable) {
+    throw new TypeError(
+      `defineResource(${name}): archive names "${declared}", which must be a nullable date-time field`,
+    );
+  }
+  return declared;
 }

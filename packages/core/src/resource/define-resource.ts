@@ -15,6 +15,7 @@ const KNOWN_OPTIONS = new Set([
   'bodyLimit',
   'actions',
   'stats',
+  'live',
   'bulk',
   'upsert',
   'hooks',

@@ -1,4 +1,5 @@
 import type { NeutralRequest } from '../http/neutral.js';
+import { refuseIndexOnly } from '../query/stats-query.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
 import { ACTION_STEPS } from './actions.js';
@@ -94,9 +95,10 @@ export async function afterHooks(ctx: Context, hooks: HooksByAction): Promise<vo
  */
 export async function scope(ctx: Context): Promise<void> {
   if (ctx.reads.length > 0) ctx.where.push(...ctx.reads);
-  const listing = ctx.action === 'index' || ctx.action === 'stats';
-  // Statistics refuse the index parameters they do not take before anything parses them.
+  const listing = ctx.action === 'index' || ctx.action === 'stats' || ctx.action === 'events';
+  // Statistics and live events refuse the index parameters they do not take before anything parses them.
   if (ctx.action === 'stats') void ctx.stats;
+  if (ctx.action === 'events') refuseIndexOnly(ctx.request.rawQuery, 'live events');
   if (listing) await prepareRelatedReads(ctx);
   const { archive, steps } = ctx.compiled;
   if (archive) {

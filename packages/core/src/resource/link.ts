@@ -6,6 +6,7 @@ import type { Keys } from '../http/keys.js';
 import type { CollectionSchema } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
+import type { LiveEvents } from './events.js';
 import type { InputRules } from './input/validate-input.js';
 import type { Resource } from './options.js';
 import type { Relation } from './relations.js';
@@ -49,6 +50,8 @@ export interface MountedResources {
    * before the first request); a context made without an API uses random keys of the process.
    */
   keys?: Keys;
+  /** The live events of the API (hubs, limits, open streams), when one of its resources is live. */
+  live?: LiveEvents;
 }
 
 type Draft = { -readonly [K in keyof MountedResource]: MountedResource[K] };
@@ -120,6 +123,9 @@ export function mountResources(
     draft.collection = draft.store.collection(draft.schema);
     if (compiled.stats && !draft.collection.aggregate) {
       throw new TypeError(`${compiled.resource.name} declares stats, but its store has no Collection.aggregate`);
+    }
+    if (compiled.enabled.has('events') && !draft.store.changes) {
+      throw new TypeError(`${compiled.resource.name} is live, but its store keeps no change log (Store.changes)`);
     }
   }
   for (const draft of drafts.values()) for (const join of draft.joins) draft.store.collection(join);

@@ -197,25 +197,20 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    * (default 100), `PATCH` on the collection with a list of partial records (each with its `id`)
    * updates them, `DELETE` on the collection with `filter[id][]` destroys them; all or none, in
    * one transaction, each record through the same rules, steps and hooks as a single write.
-   * Off by default.
-   *
-   * @example
-   * ```ts
-   * defineResource({ name: 'issue', model: Issue, bulk: { max: 50 } });
-   * // POST /issues {"issues": [{"title": "A"}, {"title": "B"}]}
-   * ```
+   * Off by default. `bulk: { max: 50 }`, then `POST /issues {"issues": [{"title": "A"}, …]}`.
    */
   bulk?: true | { max?: number };
+  /**
+   * Live events at `GET /<plural>/events` (`text/event-stream`, docs/live.md): each committed
+   * change of a record the caller may see, as a show renders it for them, narrowed by the
+   * index's filters. Needs a store with a change log (`store.changes`). Off by default.
+   */
+  live?: boolean;
   /**
    * The unique attributes a create may upsert by (`POST /labels?upsert=name`): the record with
    * that value within the caller's scope is updated (through the update's rules and hooks), else
    * one is created (through the create's, so every required field must be sent). Each names an
-   * attribute of `unique` on its own. Off by default; see docs/bulk.md.
-   *
-   * @example
-   * ```ts
-   * defineResource({ name: 'label', model: Label, unique: ['name'], upsert: ['name'] });
-   * ```
+   * attribute of `unique` on its own (`unique: ['name'], upsert: ['name']`). Off by default; see docs/bulk.md.
    */
   upsert?: readonly (keyof M & string)[];
   /** Hooks of this resource; the API's own hooks run around them. */

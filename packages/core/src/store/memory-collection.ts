@@ -1,10 +1,10 @@
 import type { CollectionSchema, Id, IdSet, StoredValue } from '../schema/types.js';
 import { aggregateRecords } from './memory-aggregate.js';
-import { checkReferences, checkUnique, checkValues, destroyWithReferences } from './memory-constraints.js';
+import { checkReferences, checkUnique, checkValues, destroyed, destroyWithReferences } from './memory-constraints.js';
 import { matcher, resolveRelated } from './memory-filter.js';
 import { listPage } from './memory-list.js';
 import { addSets, replaceSet, splitSets } from './memory-sets.js';
-import { MemoryTable, type Tables, type Undo } from './memory-table.js';
+import { MemoryTable, recordCopier, type Tables, type Undo } from './memory-table.js';
 import type {
   AggregateQuery,
   AggregateRow,
@@ -22,11 +22,6 @@ interface Field {
   readonly name: string;
   readonly absent: StoredValue;
   readonly json: boolean;
-}
-
-/** A shallow copy: what callers get for records without JSON attributes. */
-function plainCopy(record: StoredRecord): StoredRecord {
-  return { ...record };
 }
 
 /**
@@ -61,17 +56,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
       schema.attributes.some((attribute) => attribute.values !== undefined);
     const jsons = attributes.filter((a) => a.type === 'json').map((a) => a.name);
     this.jsons = new Set(jsons);
-    this.copy =
-      jsons.length === 0
-        ? plainCopy
-        : (record) => {
-            const copied = { ...record };
-            for (const name of jsons) {
-              const value = copied[name];
-              if (value != null) copied[name] = structuredClone(value);
-            }
-            return copied;
-          };
+    this.copy = recordCopier(jsons);
   }
 
   /** See {@link listPage}; with `select`, each record has `id` and the selected attributes only. */
@@ -90,11 +75,11 @@ export class MemoryCollection extends MemoryTable implements Collection {
 
   async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
-    return record && this.matches(record, where) ? this.out(record) : undefined;
+    return record && this.matches(record, where) ? this.snapshot(record) : undefined;
   }
 
-  /** What callers get of a stored record: a copy, with its sets of ids. */
-  private out(record: StoredRecord): StoredRecord {
+  /** What callers (and the change log) get of a stored record: a copy, with its sets of ids. */
+  override snapshot(record: StoredRecord): StoredRecord {
     const copied = this.copy(record);
     if (this.sets.length > 0) addSets(this.tables, this.sets, copied);
     return copied;
@@ -103,13 +88,23 @@ export class MemoryCollection extends MemoryTable implements Collection {
   /** Integer ids are assigned (1, 2, 3...; never reused); a uuid id is made unless `values.id` gives one. */
   async create(values: Readonly<Partial<StoredRecord>>, log?: Undo[]): Promise<StoredRecord> {
     const { own, given } = splitSets(this.sets, values);
-    if (given.length === 0) return this.createOwn(own, log);
-    // The record and its join records, all or nothing.
-    return this.tables.run(async (inner) => {
-      const record = await this.createOwn(own, inner);
-      for (const [set, ids] of given) await replaceSet(this.tables, set, record.id, ids, inner);
-      return this.out(this.records.get(record.id) as StoredRecord);
-    }, log);
+    const created =
+      given.length === 0
+        ? await this.createOwn(own, log)
+        : // The record and its join records, all or nothing.
+          await this.tables.run(async (inner) => {
+            const record = await this.createOwn(own, inner);
+            for (const [set, ids] of given) await replaceSet(this.tables, set, record.id, ids, inner);
+            return this.snapshot(this.records.get(record.id) as StoredRecord);
+          }, log);
+    if (this.schema.live) this.logChange('created', created.id, null, log);
+    return created;
+  }
+
+  /** Logs a change of a record of this (live) collection; the record after it is read from the table. */
+  private logChange(kind: 'created' | 'updated', id: Id, before: StoredRecord | null, log?: Undo[]): void {
+    const after = this.snapshot(this.records.get(id) as StoredRecord);
+    this.tables.changed({ collection: this.schema.name, kind, id, before, after }, log);
   }
 
   /**
@@ -145,7 +140,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
     if (!this.uuid) this.lastId++;
     this.insert(record);
     log?.push(() => this.remove(record));
-    return this.out(record);
+    return this.snapshot(record);
   }
 
   async update(
@@ -156,14 +151,19 @@ export class MemoryCollection extends MemoryTable implements Collection {
   ): Promise<StoredRecord | undefined> {
     const record = this.records.get(id);
     if (!record || !this.matches(record, where)) return undefined;
+    const before = this.schema.live ? this.snapshot(record) : null;
     // A set given counts as a change: `updatedAt` moves with it.
     const { own: changes, given } = splitSets(this.sets, this.server.update(values));
-    if (given.length === 0) return this.updateOwn(record, changes, log);
-    return this.tables.run(async (inner) => {
-      await this.updateOwn(record, changes, inner);
-      for (const [set, ids] of given) await replaceSet(this.tables, set, id, ids, inner);
-      return this.out(record);
-    }, log);
+    const updated =
+      given.length === 0
+        ? await this.updateOwn(record, changes, log)
+        : await this.tables.run(async (inner) => {
+            await this.updateOwn(record, changes, inner);
+            for (const [set, ids] of given) await replaceSet(this.tables, set, id, ids, inner);
+            return this.snapshot(record);
+          }, log);
+    if (before) this.logChange('updated', id, before, log);
+    return updated;
   }
 
   private async updateOwn(
@@ -191,7 +191,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
         for (const [field, value] of Object.entries(before)) this.restore(record, field, value);
       });
     }
-    return this.out(record);
+    return this.snapshot(record);
   }
 
   async destroy(id: Id, where: readonly Condition[], log?: Undo[]): Promise<boolean> {
@@ -199,6 +199,7 @@ export class MemoryCollection extends MemoryTable implements Collection {
     if (!record || !this.matches(record, where)) return false;
     if (this.tables.referrers(this.schema.name).length > 0) destroyWithReferences(this.tables, this, record, log);
     else {
+      if (this.schema.live) this.tables.changed(destroyed(this, record), log);
       this.remove(record);
       log?.push(() => this.insert(record));
     }

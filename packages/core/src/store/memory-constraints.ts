@@ -1,4 +1,5 @@
 import type { Id, StoredValue } from '../schema/types.js';
+import type { NewChange } from './memory-changes.js';
 import type { MemoryTable, Tables, Undo } from './memory-table.js';
 import type { StoredRecord } from './store.js';
 import { ConstraintViolation } from './store-errors.js';
@@ -123,14 +124,34 @@ export function destroyWithReferences(tables: Tables, table: MemoryTable, record
       }
     }
   }
-  // 3. The changes, which cannot fail any more.
+  // 3. The changes, which cannot fail any more (and those of live collections, logged).
   for (const { table: child, record: referring, field } of nullify) {
     const before = referring[field] ?? null;
+    const snapshot = child.schema.live ? child.snapshot(referring) : null;
     child.write(referring, field, null);
     log?.push(() => child.restore(referring, field, before));
+    if (snapshot) {
+      const after = child.snapshot(referring);
+      tables.changed(
+        { collection: child.schema.name, kind: 'updated', id: referring.id, before: snapshot, after },
+        log,
+      );
+    }
   }
   for (const { table: owner, record: gone } of order) {
+    if (owner.schema.live) tables.changed(destroyed(owner, gone), log);
     owner.remove(gone);
     log?.push(() => owner.insert(gone));
   }
+}
+
+/** The change of a record of a live collection destroyed (read before it goes). */
+export function destroyed(table: MemoryTable, record: StoredRecord): NewChange {
+  return {
+    collection: table.schema.name,
+    kind: 'destroyed',
+    id: record.id,
+    before: table.snapshot(record),
+    after: null,
+  };
 }

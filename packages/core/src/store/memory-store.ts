@@ -1,5 +1,6 @@
 import { toBase64Url } from '../schema/base64url.js';
 import type { CollectionSchema } from '../schema/types.js';
+import { MemoryChangeLog, type MemoryChangesOptions, type NewChange } from './memory-changes.js';
 import { MemoryCollection } from './memory-collection.js';
 import type { Referrer, Tables, Undo } from './memory-table.js';
 import type { Collection, Store, StoreTransaction } from './store.js';
@@ -34,8 +35,14 @@ import type { Collection, Store, StoreTransaction } from './store.js';
  * });
  * ```
  */
-export function memoryStore(): Store & Required<Pick<Store, 'secret'>> {
-  return new MemoryStore();
+export function memoryStore(options: MemoryStoreOptions = {}): Store & Required<Pick<Store, 'secret' | 'changes'>> {
+  return new MemoryStore(options);
+}
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** How long and how many changes the log of live events keeps (see `MemoryChangesOptions`). */
+  readonly changes?: MemoryChangesOptions;
 }
 
 const NONE: readonly Referrer[] = [];
@@ -58,6 +65,27 @@ class MemoryStore implements Store, Tables {
   private readonly pointing = new Map<string, Referrer[]>();
   /** The store's secrets: its records live in this process only, so its secrets may too. */
   private readonly secrets = new Map<string, string>();
+  private readonly log: MemoryChangeLog;
+  /** The changes of each open transaction (by its undo log), logged when it commits. */
+  private readonly pending = new WeakMap<Undo[], NewChange[]>();
+
+  constructor(options: MemoryStoreOptions) {
+    this.log = new MemoryChangeLog(options.changes);
+  }
+
+  changes(): MemoryChangeLog {
+    return this.log;
+  }
+
+  changed(change: NewChange, log?: Undo[]): void {
+    if (!log) {
+      this.log.append([change]);
+      return;
+    }
+    const pending = this.pending.get(log);
+    if (pending) pending.push(change);
+    else this.pending.set(log, [change]);
+  }
 
   collection(schema: CollectionSchema): Collection {
     return this.open(schema);
@@ -107,7 +135,11 @@ class MemoryStore implements Store, Tables {
     const log: Undo[] = [];
     try {
       const result = await work(log);
-      if (parent) for (const undo of log) parent.push(undo);
+      const changes = this.pending.get(log);
+      if (parent) {
+        for (const undo of log) parent.push(undo);
+        if (changes) for (const change of changes) this.changed(change, parent);
+      } else if (changes) this.log.append(changes);
       return result;
     } catch (error) {
       for (let i = log.length - 1; i >= 0; i--) (log[i] as Undo)();

@@ -1,4 +1,5 @@
 import type { CollectionSchema, ForeignKey, Id, Scalar, StoredValue } from '../schema/types.js';
+import type { NewChange } from './memory-changes.js';
 import { type Matcher, matcher, resolveRelated } from './memory-filter.js';
 import { addToIndex, candidates, dropFromIndex, type ValueIndex } from './memory-query.js';
 import type { Condition, StoredRecord } from './store.js';
@@ -24,9 +25,32 @@ export interface Tables {
   referrers(name: string): readonly Referrer[];
   /** Runs `work` with a fresh undo log: merged into `parent` when it resolves, undone when it rejects. */
   run<T>(work: (log: Undo[]) => Promise<T>, parent?: Undo[]): Promise<T>;
+  /**
+   * Logs a change of a record of a live collection: at once outside a transaction, else when the
+   * transaction of `log` commits (and never when it is undone).
+   */
+  changed(change: NewChange, log?: Undo[]): void;
 }
 
 const NONE: ReadonlySet<StoredRecord> = new Set();
+
+/** A shallow copy: what callers get of records without JSON attributes. */
+function plainCopy(record: StoredRecord): StoredRecord {
+  return { ...record };
+}
+
+/** How a collection copies its records for callers: deep for the JSON attributes `jsons`, so that nobody changes the stored ones. */
+export function recordCopier(jsons: readonly string[]): (record: StoredRecord) => StoredRecord {
+  if (jsons.length === 0) return plainCopy;
+  return (record) => {
+    const copied = { ...record };
+    for (const name of jsons) {
+      const value = copied[name];
+      if (value != null) copied[name] = structuredClone(value);
+    }
+    return copied;
+  };
+}
 
 /** Whether id `a` comes before id `b`: numbers numerically, uuids (lowercase ASCII) as text. */
 function precedes(a: Id, b: Id): boolean {
@@ -106,6 +130,11 @@ export class MemoryTable {
   }
 
   /** Adds a record (new, or destroyed and coming back when a transaction is undone). */
+  /** A copy of a record as the store answers it (the collection adds its sets of ids). */
+  snapshot(record: StoredRecord): StoredRecord {
+    return { ...record };
+  }
+
   insert(record: StoredRecord): void {
     const id = record.id;
     this.records.set(id, record);

@@ -1,0 +1,177 @@
+import { HttpError } from '../errors/http-error.js';
+import { EventStream } from '../http/event-stream.js';
+import type { NeutralRequest } from '../http/neutral.js';
+import type { Change, ChangeKind } from '../store/changes.js';
+import type { Collection, Condition, Store, StoredRecord } from '../store/store.js';
+import type { Context } from './context.js';
+import type { LiveHub, LiveSubscriber } from './live-hub.js';
+import { compileHolds, type Holds } from './record-holds.js';
+import { renderRecord } from './render.js';
+
+/** What the events action needs of the API serving it: its hubs, limits and open streams. */
+export interface LiveEvents {
+  /** The hub reading the change log of `store`. */
+  hubOf(store: Store): LiveHub;
+  /** A collection of `store` by name (a resource's, or a join collection), for relation conditions. */
+  collectionNamed(store: Store, name: string): Collection | undefined;
+  /** When the caller's credentials expire (epoch milliseconds), if they do. */
+  expiresAt(ctx: Context, request: NeutralRequest): number | undefined;
+  readonly maxStreams: number;
+  readonly heartbeatMs: number;
+  readonly bufferLimit: number;
+  /** The streams open now, each ended by `closeAll`. */
+  readonly open: Set<EventStream>;
+}
+
+const ACCEPTS = /(?:^|,)\s*(?:text\/event-stream|text\/\*|\*\/\*)\s*(?:;|,|$)/i;
+
+/**
+ * `GET /<plural>/events` (CONTRACT part 4, "Live events"): a `text/event-stream` of the committed
+ * changes of the records this caller may see, narrowed by the index's filters (`filter[...]`,
+ * `q`, `archived`), each rendered as a show renders it for them. `Last-Event-ID` replays what
+ * the log still keeps after it, else starts with `event: reset`. The stream ends when the
+ * caller's credentials expire, when the client is too slow to read it, or when the API closes.
+ */
+export async function eventsStep(ctx: Context, request: NeutralRequest): Promise<void> {
+  if (!ACCEPTS.test(request.headers.accept ?? '*/*')) {
+    throw new HttpError(406, 'not_acceptable', {
+      detail: 'Live events are sent as text/event-stream only: send Accept: text/event-stream',
+    });
+  }
+  const query = ctx.query; // a malformed filter is a 400 before the stream opens
+  const live = ctx.mounted?.api.live;
+  const self = ctx.mounted?.self;
+  if (!live || !self) throw new TypeError(`${ctx.resource.name}: live events need an API (createApi)`);
+  Object.assign(ctx.headers, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+  });
+  if (request.method === 'HEAD') return;
+  if (live.open.size >= live.maxStreams) {
+    throw new HttpError(503, 'service_unavailable', {
+      detail: `This server holds its most event streams (${live.maxStreams}): reconnect later`,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  const hub = live.hubOf(self.store);
+  const epoch = await hub.log.epoch();
+  const expires = live.expiresAt(ctx, request);
+  let stop: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stream: EventStream = new EventStream({
+    bufferLimit: live.bufferLimit,
+    heartbeatMs: live.heartbeatMs,
+    onEnd: () => {
+      live.open.delete(stream);
+      clearTimeout(timer);
+      stop?.();
+    },
+  });
+  live.open.add(stream);
+  if (expires !== undefined) {
+    timer = setTimeout(() => stream.end(), Math.max(0, expires - Date.now()));
+    (timer as { unref?: () => void }).unref?.();
+  }
+  const lookup = (name: string) => live.collectionNamed(self.store, name);
+  const subscriber = new EventSubscriber(ctx, stream, epoch, [...query.where, ...ctx.where], ctx.where, lookup);
+  stream.send('retry: 1000\n\n');
+  stop = await hub.subscribe(subscriber, positionOf(request.headers['last-event-id'], epoch));
+  if (stream.ended) stop();
+  ctx.result = stream;
+}
+
+/** The position a `Last-Event-ID` names: `undefined` without one, past every position when it is another log's. */
+function positionOf(header: string | undefined, epoch: string): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  const match = /^(.+)-(\d{1,15})$/.exec(header.trim());
+  return match && match[1] === epoch ? Number(match[2]) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * One stream's view of the changes: whether each change concerns this caller (the filters and
+ * their access before or after it), and the event it makes, rendered for them.
+ */
+class EventSubscriber implements LiveSubscriber {
+  readonly collection: string;
+  position = 0;
+  private tail: Promise<void> | undefined;
+  /** Whether a record meets the caller's filters and access (what their index would list). */
+  private readonly filtered: Holds;
+  /** Whether the caller may see a record at all (their access, the archive, the scope step). */
+  private readonly visible: Holds;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly stream: EventStream,
+    private readonly epoch: string,
+    filtered: readonly Condition[],
+    visible: readonly Condition[],
+    lookup: (name: string) => Collection | undefined,
+  ) {
+    const schema = ctx.mounted?.self.schema ?? ctx.compiled.schema;
+    this.collection = schema.name;
+    const decimals = new Set(schema.attributes.filter((a) => a.type === 'decimal').map((a) => a.name));
+    this.filtered = compileHolds(filtered, decimals, lookup);
+    this.visible = compileHolds(visible, decimals, lookup);
+  }
+
+  take(change: Change): void {
+    this.position = change.seq;
+    if (this.stream.ended) return;
+    // Events leave in commit order: one waiting for a look-up holds back those after it.
+    const run = () => this.handle(change);
+    const pending = this.tail ? this.tail.then(run) : run();
+    if (!pending) return;
+    const tail: Promise<void> = pending.then(
+      () => {
+        if (this.tail === tail) this.tail = undefined;
+      },
+      () => this.stream.end(false), // the client reconnects with Last-Event-ID
+    );
+    this.tail = tail;
+  }
+
+  reset(position: number): void {
+    this.position = position;
+    this.stream.send(`id: ${this.epoch}-${position}\nevent: reset\ndata: {}\n\n`);
+  }
+
+  private handle(change: Change): Promise<void> | undefined {
+    const { after } = change;
+    const holds = (record: StoredRecord | null, test: Holds) => record !== null && test(record);
+    const now = holds(after, this.filtered);
+    if (now === true) return this.send(change, change.kind === 'created' ? 'created' : 'updated', after);
+    if (now === false) return this.wasThere(change, holds);
+    return now.then((matched) =>
+      matched
+        ? this.send(change, change.kind === 'created' ? 'created' : 'updated', after)
+        : this.wasThere(change, holds),
+    );
+  }
+
+  /** A change the caller's filters no longer match: sent if they matched before it, as `destroyed` if they may no longer see it. */
+  private wasThere(
+    change: Change,
+    holds: (record: StoredRecord | null, test: Holds) => boolean | Promise<boolean>,
+  ): Promise<void> | undefined {
+    const then = (was: boolean): Promise<void> | undefined => {
+      if (!was) return undefined;
+      const seen = holds(change.after, this.visible);
+      if (seen === true) return this.send(change, 'updated', change.after);
+      if (seen === false) return this.send(change, 'destroyed', null);
+      return seen.then((visible) =>
+        this.send(change, visible ? 'updated' : 'destroyed', visible ? change.after : null),
+      );
+    };
+    const was = holds(change.before, this.filtered);
+    return typeof was === 'boolean' ? then(was) : was.then(then);
+  }
+
+  private send(change: Change, kind: ChangeKind, record: StoredRecord | null): undefined {
+    const { name } = this.ctx.resource;
+    const rendered = record ? renderRecord(this.ctx, record as never) : { id: change.id };
+    this.stream.event(`${this.epoch}-${change.seq}`, kind, JSON.stringify({ [name]: rendered }));
+    return undefined;
+  }
+}

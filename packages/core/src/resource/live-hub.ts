@@ -1,0 +1,156 @@
+import type { Change, ChangeLog } from '../store/changes.js';
+
+/** How many changes one read of the log takes. */
+const PAGE = 500;
+
+/**
+ * One subscriber of a {@link LiveHub}: the changes of one collection, each offered once, in
+ * commit order (`position` is the last one it was offered, of any collection).
+ */
+export interface LiveSubscriber {
+  readonly collection: string;
+  position: number;
+  /** A change after `position`; the subscriber sets `position` to its `seq`. */
+  take(change: Change): void;
+  /** The changes after `position` are no longer kept: the subscriber must start over. */
+  reset(position: number): void;
+}
+
+/**
+ * Reads one store's change log once for every subscriber of this process: woken by the log after
+ * each commit (here or in another process), it reads the changes after its position, in pages,
+ * and offers each to the subscribers of its collection. With nobody subscribed it reads nothing
+ * (the next subscriber starts at the log's head). A subscriber that names a position
+ * (`Last-Event-ID`) first gets every kept change after it, then the live ones, each once.
+ *
+ * @example
+ * ```ts
+ * const hub = new LiveHub(store.changes());
+ * const stop = await hub.subscribe(subscriber, lastSeq);
+ * ```
+ */
+export class LiveHub {
+  private position = -1;
+  /** Each collection's subscribers, with the changes held back from one still replaying. */
+  private readonly byCollection = new Map<string, Map<LiveSubscriber, Change[] | undefined>>();
+  private count = 0;
+  private stopWatching: (() => void) | undefined;
+  private pumping: Promise<void> | undefined;
+  private again = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly log: ChangeLog) {}
+
+  /** The subscribers of this process. */
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Adds a subscriber from now on, or from `after` (a position it has seen): the kept changes
+   * after it first (a reset when they are no longer kept). Answers the function that removes it.
+   */
+  async subscribe(subscriber: LiveSubscriber, after?: number): Promise<() => void> {
+    this.stopWatching ??= this.log.watch(() => this.wake());
+    if (this.position < 0) this.position = await this.log.head();
+    let set = this.byCollection.get(subscriber.collection);
+    if (!set) {
+      set = new Map();
+      this.byCollection.set(subscriber.collection, set);
+    }
+    // From here on (no await in between) the hub offers every change after `until`: held back
+    // while the subscriber replays the kept changes up to it.
+    const until = this.position;
+    subscriber.position = after === undefined || after > until ? until : after;
+    const replaying = subscriber.position < until;
+    const held: Change[] = [];
+    set.set(subscriber, replaying ? held : undefined);
+    this.count++;
+    if (after !== undefined && after > until) subscriber.reset(until); // a position from another log
+    if (replaying) {
+      await this.replay(subscriber, until);
+      for (const change of held) if (change.seq > subscriber.position) subscriber.take(change);
+      if (set.get(subscriber) === held) set.set(subscriber, undefined);
+    }
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      if (set.delete(subscriber)) this.count--;
+    };
+  }
+
+  /** Stops reading the log (the API closes). */
+  close(): void {
+    this.stopWatching?.();
+    this.stopWatching = undefined;
+    clearTimeout(this.retry);
+  }
+
+  /** The kept changes after the subscriber's position up to `until`, offered to it alone. */
+  private async replay(subscriber: LiveSubscriber, until: number): Promise<void> {
+    while (subscriber.position < until) {
+      const page = await this.log.read(subscriber.position, PAGE);
+      if (page === 'gone') return subscriber.reset(until);
+      if (page.length === 0) return;
+      for (const change of page) {
+        if (change.seq > until) return;
+        if (change.collection === subscriber.collection) subscriber.take(change);
+        else subscriber.position = change.seq;
+      }
+    }
+  }
+
+  private wake(): void {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+    });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.again = false;
+      if (this.count === 0) {
+        this.position = -1; // nobody listens: the next subscriber starts at the head
+        return;
+      }
+      try {
+        await this.readAll();
+      } catch {
+        // The log cannot be read now (the database is down): try again in a second.
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => this.wake(), 1000);
+        (this.retry as { unref?: () => void }).unref?.();
+        return;
+      }
+    } while (this.again);
+  }
+
+  private async readAll(): Promise<void> {
+    for (;;) {
+      const page = await this.log.read(this.position, PAGE);
+      if (page === 'gone') {
+        // This process fell behind what the log keeps: every subscriber starts over.
+        this.position = await this.log.head();
+        for (const set of this.byCollection.values())
+          for (const subscriber of set.keys()) subscriber.reset(this.position);
+        return;
+      }
+      for (const change of page) {
+        const set = this.byCollection.get(change.collection);
+        if (set) {
+          for (const [subscriber, held] of set) {
+            if (held) held.push(change);
+            else if (change.seq > subscriber.position) subscriber.take(change);
+          }
+        }
+        this.position = change.seq;
+      }
+      if (page.length < PAGE) return;
+    }
+  }
+}
