@@ -22,6 +22,8 @@ export const users = defineResource({
   relations: { issues: hasMany(Issue, { foreignKey: 'assigneeId' }) },
   // `group=email` is for admins only: to others `email` is a field that does not exist.
   stats: { group: ['role', 'email'] },
+  // GET /api/users/events: live events (docs/live.md); `email` is absent from them for non-admins too.
+  live: true,
 });
 
 export const projects = defineResource({
@@ -59,6 +61,8 @@ export const issues = defineResource({
   search: ['title', 'body'],
   // POST, PATCH and DELETE /api/issues take up to 100 records at once, all or none (docs/bulk.md).
   bulk: true,
+  // GET /api/issues/events?filter[status]=open: each committed change as a show renders it (docs/live.md).
+  live: true,
   access: { create: writers, update: writers, destroy: admins, fields: { priority: { update: admins } } },
   relations: {
     project: belongsTo(Project, { foreignKey: 'projectId' }),
@@ -73,6 +77,7 @@ export const comments = defineResource({
   model: Comment,
   timestamps: true,
   pagination: 'cursor',
+  live: true,
   access: {
     create: writers,
     update: ownComments,

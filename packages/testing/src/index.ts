@@ -4,6 +4,7 @@
 // `@resourcery/testing/suites` (./suites.ts); nothing here imports a test runner.
 export { Book, type BookResourceOptions, bookResource } from './book-resource.js';
 export { type CallInit, type CallReply, callApi } from './call-api.js';
+export { type EventReader, openEvents, type ReceivedEvent } from './event-reader.js';
 export type { HttpSuiteTarget } from './http-target.js';
 export { Note, noteResource } from './note-resource.js';
 export { serveHttp } from './serve-http.js';

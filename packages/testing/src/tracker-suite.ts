@@ -5,6 +5,7 @@ import { authCases } from './tracker-cases/auth-cases.js';
 import { bulkCases } from './tracker-cases/bulk-cases.js';
 import { hiddenFieldCases } from './tracker-cases/hidden-field-cases.js';
 import { labelsCases } from './tracker-cases/labels-cases.js';
+import { liveCases } from './tracker-cases/live-cases.js';
 import { orderCases } from './tracker-cases/order-cases.js';
 import { restoreCases } from './tracker-cases/restore-cases.js';
 import { revealCases } from './tracker-cases/reveal-cases.js';
@@ -37,6 +38,7 @@ const groups = (secret: string): CaseGroup[] => [
   labelsCases(secret),
   togetherCases(secret),
   bulkCases(secret),
+  liveCases(secret),
 ];
 
 /**
