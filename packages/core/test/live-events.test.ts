@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { type Api, belongsTo, createApi, defineResource, memoryStore, type NeutralResponse } from '@resourcery/core';
-import { resourceSchemas } from '@resourcery/core/adapter';
+import { type Api, belongsTo, createApi, defineResource, memoryStore } from '@resourcery/core';
+import { type NeutralResponse, resourceSchemas } from '@resourcery/core/adapter';
 import type { CollectionSchema, Store } from '@resourcery/core/store';
 import { IsIn, IsInt, IsString, Length } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -92,6 +92,8 @@ export interface Client {
   get(path: string): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   // biome-ignore lint/suspicious/noExplicitAny: as for get
   send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; text: string }>;
+  /** The `Authorization` header it sends. */
+  readonly authorization?: string;
 }
 
 export async function clientOf(baseUrl: string, secret: string, sub: number, org: number, role: Role): Promise<Client> {
@@ -109,7 +111,7 @@ export async function clientOf(baseUrl: string, secret: string, sub: number, org
     const json = /json/.test(response.headers.get('content-type') ?? '') && text ? JSON.parse(text) : undefined;
     return { status: response.status, headers: response.headers, body: json, text };
   };
-  return { get: (path) => send('GET', path), send };
+  return { get: (path) => send('GET', path), send, authorization: `Bearer ${token}` };
 }
 
 /** The ids of each resource's records, of both organizations, in the order they were created. */
