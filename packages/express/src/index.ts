@@ -93,4 +93,6 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
   return Object.assign(middleware, { api });
 }
 
+// Graceful shutdown of the server `app.listen()` returns, open streams (live events) ended.
+export { closeServer } from '@resourcery/node';
 export { type HealthRoutesOptions, healthRoutes } from './health-routes.js';
