@@ -3,13 +3,15 @@
 // each runtime, started with the flags of its `start:bun` / `start:deno` script, a fresh process
 // (and on PostgreSQL a fresh database) for every group of the shared HTTP conformance suite.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing/suites';
-import { build } from 'esbuild';
+import {
+  type HttpSuiteTarget,
+  httpConformanceSuite,
+  readStreamText,
+  readStreamToEnd,
+} from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
-import { WORKSPACE_IMPORT, workspaceSource } from '../scripts/bundle-example-server.mjs';
+import { bundleExampleServer as bundleSource } from '../scripts/bundle-example-server.mjs';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 import { RUNTIMES, type RuntimeName, runtimeAvailable, runtimeCommand } from './helpers/fetch-runtimes.js';
 import { driftedPostgres, freshPostgresDatabase } from './helpers/fresh-database.js';
@@ -21,53 +23,15 @@ const bundle = () => {
   return bundled;
 };
 let bundledStreaming: Promise<string> | undefined;
-/** One bundle of helpers/stream-server.ts (the workspace from its sources), made when first needed. */
+/** One bundle of helpers/stream-server.ts for the whole file, made when first needed. */
 const streamingBundle = () => {
-  const root = fileURLToPath(new URL('../', import.meta.url));
-  const outfile = join(root, `node_modules/.cache/resourcery-tests/stream-server-${process.pid}.mjs`);
-  bundledStreaming ??= build({
-    entryPoints: [join(root, 'e2e/helpers/stream-server.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'workspace-sources',
-        setup(builder) {
-          builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) => ({ path: workspaceSource(path) }));
-          builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
-        },
-      },
-    ],
-  }).then(() => outfile);
+  bundledStreaming ??= bundleSource('resourcery-tests', 'stream-server.ts', { source: 'e2e/helpers/stream-server.ts' });
   return bundledStreaming;
 };
 afterAll(async () => {
   if (bundled) rmSync(await bundled, { force: true });
   if (bundledStreaming) rmSync(await bundledStreaming, { force: true });
 });
-
-/** Reads until the text read is `expected`, failing on anything else or on the end. */
-async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, expected: string): Promise<void> {
-  const decoder = new TextDecoder();
-  let text = '';
-  while (text.length < expected.length) {
-    const { done, value } = await reader.read();
-    expect(done, `the stream ended after ${JSON.stringify(text)}`).toBe(false);
-    text += decoder.decode(value, { stream: true });
-    expect(expected.startsWith(text), `read ${JSON.stringify(text.slice(0, 80))}`).toBe(true);
-  }
-}
-
-/** Reads everything left, answering how many bytes came. */
-async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<number> {
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) size += read.value.byteLength;
-  return size;
-}
 
 /**
  * The streamed body of live events through @resourcery/fetch on a runtime: the stream server
@@ -93,7 +57,7 @@ async function checkStreaming(name: RuntimeName, command: string[]): Promise<voi
     const response = await responded;
     if (name !== 'bun') await control('push', first);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await readText(reader, first);
+    await readStreamText(reader, first);
     return { response, reader };
   };
   try {
@@ -105,10 +69,10 @@ async function checkStreaming(name: RuntimeName, command: string[]): Promise<voi
     expect(response.headers.get('content-encoding')).toBeNull();
     for (const chunk of [': a comment\n\n', `data: ${'é'.repeat(200)}\n\n`]) {
       await control('push', chunk);
-      await readText(reader, chunk);
+      await readStreamText(reader, chunk);
     }
     await control('end');
-    expect(await readToEnd(reader)).toBe(0);
+    expect(await readStreamToEnd(reader)).toBe(0);
 
     // The client going away stops the producer.
     const aborted = new AbortController();
@@ -121,12 +85,12 @@ async function checkStreaming(name: RuntimeName, command: string[]): Promise<voi
     const flood = (await control('flood')) as { pulls: number; bytes: number };
     expect(flood.pulls, `pulled ${flood.pulls} times with nothing read`).toBeLessThan(100);
     await control('end');
-    expect(await readToEnd(reader)).toBe(flood.bytes);
+    expect(await readStreamToEnd(reader)).toBe(flood.bytes);
 
     // SIGTERM with a stream open: the stream ends (not reset), the server stops and exits 0.
     ({ reader } = await open('data: one\n\n'));
     await server.kill('SIGTERM');
-    expect(await readToEnd(reader)).toBe(0);
+    expect(await readStreamToEnd(reader)).toBe(0);
     expect(server.child.exitCode, server.output).toBe(0);
     expect(server.output).toContain('shut down');
   } finally {

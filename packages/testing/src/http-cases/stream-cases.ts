@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { HttpClient } from '../http-client.js';
 import type { HttpSuiteTarget } from '../http-target.js';
 import type { PushStream } from '../push-stream.js';
+import { readStreamText, readStreamToEnd } from '../read-stream.js';
 import { type CaseGroup, group } from './group.js';
 
 /** What the streamed cases drive: the streams the server opens, and the server itself. */
@@ -23,32 +24,11 @@ const PULL_BOUND = 100;
 /** How long the producer is left unasked before the test calls it held back (never asserted on). */
 const QUIET_MS = 500;
 
-type Reader = ReadableStreamDefaultReader<Uint8Array>;
-
 /** Opens `GET /streamed` as an event stream: the response (its head only) and the server's stream. */
 async function open(api: HttpClient, control: StreamControl, signal?: AbortSignal) {
   const response = await fetch(api.url('/streamed'), { headers: EVENTS, signal });
   const stream = await control.opened();
   return { response, stream, reader: (response.body as ReadableStream<Uint8Array>).getReader() };
-}
-
-/** Reads until the text read is `expected`, failing on anything else or on the end. */
-async function readText(reader: Reader, expected: string): Promise<void> {
-  const decoder = new TextDecoder();
-  let text = '';
-  while (text.length < expected.length) {
-    const { done, value } = await reader.read();
-    expect(done, `the stream ended after ${JSON.stringify(text)}`).toBe(false);
-    text += decoder.decode(value, { stream: true });
-    expect(expected.startsWith(text), `read ${JSON.stringify(text.slice(0, 80))}`).toBe(true);
-  }
-}
-
-/** Reads everything left, answering how many bytes came. */
-async function readToEnd(reader: Reader): Promise<number> {
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) size += read.value.byteLength;
-  return size;
 }
 
 /** Whether the producer is asked for a chunk before it is left alone for {@link QUIET_MS}. */
@@ -76,28 +56,28 @@ export function streamCases(control: StreamControl): CaseGroup {
       expect(response.headers.get('content-length')).toBeNull();
       expect(response.headers.get('content-encoding')).toBeNull();
       stream.push('data: first\n\n');
-      await readText(reader, 'data: first\n\n');
+      await readStreamText(reader, 'data: first\n\n');
       stream.end();
-      expect(await readToEnd(reader)).toBe(0);
+      expect(await readStreamToEnd(reader)).toBe(0);
     },
 
     'a stream: each chunk arrives as it is pushed, before the stream ends': async (api) => {
       const { stream, reader } = await open(api, control);
       for (const chunk of ['data: one\n\n', ': a comment\n\n', 'id: 3\nevent: updated\ndata: {"é": "ü"}\n\n']) {
         stream.push(chunk);
-        await readText(reader, chunk);
+        await readStreamText(reader, chunk);
       }
       expect(stream.returned).toBe(false);
       stream.end();
-      expect(await readToEnd(reader)).toBe(0);
+      expect(await readStreamToEnd(reader)).toBe(0);
     },
 
     'a stream: the iteration ending ends the response, the connection then serves the next request': async (api) => {
       const { stream, reader } = await open(api, control);
       stream.push('data: last\n\n');
       stream.end();
-      await readText(reader, 'data: last\n\n');
-      expect(await readToEnd(reader)).toBe(0);
+      await readStreamText(reader, 'data: last\n\n');
+      expect(await readStreamToEnd(reader)).toBe(0);
       expect(stream.returned).toBe(false);
       expect((await api.get('/books')).status).toBe(200);
     },
@@ -106,7 +86,7 @@ export function streamCases(control: StreamControl): CaseGroup {
       const aborted = new AbortController();
       const { stream, reader } = await open(api, control, aborted.signal);
       stream.push('data: one\n\n');
-      await readText(reader, 'data: one\n\n');
+      await readStreamText(reader, 'data: one\n\n');
       aborted.abort();
       await stream.stopped(); // the case's timeout bounds it
       expect(stream.returned).toBe(true);
@@ -123,7 +103,7 @@ export function streamCases(control: StreamControl): CaseGroup {
       expect(stream.pulls, `pulled ${stream.pulls} times with nothing read`).toBeLessThan(PULL_BOUND);
       // Reading resumes the pulls: it was held back, not stuck. Every byte pushed arrives.
       const pulls = stream.pulls;
-      const read = readToEnd(reader);
+      const read = readStreamToEnd(reader);
       await stream.pulled(pulls + 1);
       stream.end();
       expect(await read).toBe(pushed * new TextEncoder().encode(LARGE).byteLength);
@@ -132,9 +112,9 @@ export function streamCases(control: StreamControl): CaseGroup {
     'a stream: the producer failing cuts the response short': async (api) => {
       const { stream, reader } = await open(api, control);
       stream.push('data: one\n\n');
-      await readText(reader, 'data: one\n\n');
+      await readStreamText(reader, 'data: one\n\n');
       stream.fail(new Error('the producer failed (as the test wants)'));
-      await expect(readToEnd(reader)).rejects.toThrow();
+      await expect(readStreamToEnd(reader)).rejects.toThrow();
       expect((await api.get('/books')).status).toBe(200); // the server goes on serving
     },
 
@@ -142,12 +122,12 @@ export function streamCases(control: StreamControl): CaseGroup {
     'a stream: the graceful shutdown ends an open stream and completes': async (api) => {
       const { stream, reader } = await open(api, control);
       stream.push('data: one\n\n');
-      await readText(reader, 'data: one\n\n');
+      await readStreamText(reader, 'data: one\n\n');
       const { shutdown } = control.target();
       expect(shutdown, 'the target has no shutdown (the adapter’s graceful close)').toBeTypeOf('function');
       await shutdown?.(); // it never returned if it waited for the stream to end on its own
       expect(stream.returned).toBe(true);
-      expect(await readToEnd(reader)).toBe(0); // ended, not reset
+      expect(await readStreamToEnd(reader)).toBe(0); // ended, not reset
     },
   });
 }
