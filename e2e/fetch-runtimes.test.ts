@@ -3,9 +3,15 @@
 // each runtime, started with the flags of its `start:bun` / `start:deno` script, a fresh process
 // (and on PostgreSQL a fresh database) for every group of the shared HTTP conformance suite.
 import { rmSync } from 'node:fs';
-import { type HttpSuiteTarget, httpConformanceSuite } from '@resourcery/testing/suites';
+import {
+  type HttpSuiteTarget,
+  httpConformanceSuite,
+  readStreamText,
+  readStreamToEnd,
+} from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
+import { bundleExampleServer as bundleSource } from '../scripts/bundle-example-server.mjs';
 import { bundleExampleServer, ExampleServer } from './helpers/example-server.js';
 import { RUNTIMES, type RuntimeName, runtimeAvailable, runtimeCommand } from './helpers/fetch-runtimes.js';
 import { driftedPostgres, freshPostgresDatabase } from './helpers/fresh-database.js';
@@ -16,9 +22,81 @@ const bundle = () => {
   bundled ??= bundleExampleServer('server-fetch.ts');
   return bundled;
 };
+let bundledStreaming: Promise<string> | undefined;
+/** One bundle of helpers/stream-server.ts for the whole file, made when first needed. */
+const streamingBundle = () => {
+  bundledStreaming ??= bundleSource('resourcery-tests', 'stream-server.ts', { source: 'e2e/helpers/stream-server.ts' });
+  return bundledStreaming;
+};
 afterAll(async () => {
   if (bundled) rmSync(await bundled, { force: true });
+  if (bundledStreaming) rmSync(await bundledStreaming, { force: true });
 });
+
+/**
+ * The streamed body of live events through @resourcery/fetch on a runtime: the stream server
+ * (helpers/stream-server.ts) feeds it as the test says, over its `/control/` paths.
+ */
+async function checkStreaming(name: RuntimeName, command: string[]): Promise<void> {
+  const server = await ExampleServer.start(await streamingBundle(), '', {}, command);
+  const origin = server.origin;
+  const control = (action: string, body?: string) =>
+    fetch(`${origin}/control/${action}`, { method: 'POST', body }).then((res) => res.json());
+  /**
+   * Opens a stream: the response (head only) and its body's reader. Bun withholds the end of the
+   * head until the first chunk (oven-sh/bun#33660, a pull request open as of Bun 1.4): there,
+   * `first` is pushed before the head is awaited; elsewhere, after it came.
+   */
+  const open = async (first: string, signal?: AbortSignal) => {
+    const responded = fetch(`${server.baseUrl}/streamed`, {
+      headers: { accept: 'text/event-stream', 'accept-encoding': 'gzip, deflate, br' },
+      signal,
+    });
+    await control('next');
+    if (name === 'bun') await control('push', first);
+    const response = await responded;
+    if (name !== 'bun') await control('push', first);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await readStreamText(reader, first);
+    return { response, reader };
+  };
+  try {
+    // The head (before any chunk, but on Bun), with no length and no compression; each chunk as pushed.
+    let { response, reader } = await open('data: one\n\n');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(response.headers.get('content-encoding')).toBeNull();
+    for (const chunk of [': a comment\n\n', `data: ${'é'.repeat(200)}\n\n`]) {
+      await control('push', chunk);
+      await readStreamText(reader, chunk);
+    }
+    await control('end');
+    expect(await readStreamToEnd(reader)).toBe(0);
+
+    // The client going away stops the producer.
+    const aborted = new AbortController();
+    ({ reader } = await open('data: one\n\n', aborted.signal));
+    aborted.abort();
+    expect(await control('stopped')).toMatchObject({ returned: true });
+
+    // A client that reads nothing holds the producer back; reading, it gets every byte.
+    ({ reader } = await open('data: one\n\n'));
+    const flood = (await control('flood')) as { pulls: number; bytes: number };
+    expect(flood.pulls, `pulled ${flood.pulls} times with nothing read`).toBeLessThan(100);
+    await control('end');
+    expect(await readStreamToEnd(reader)).toBe(flood.bytes);
+
+    // SIGTERM with a stream open: the stream ends (not reset), the server stops and exits 0.
+    ({ reader } = await open('data: one\n\n'));
+    await server.kill('SIGTERM');
+    expect(await readStreamToEnd(reader)).toBe(0);
+    expect(server.child.exitCode, server.output).toBe(0);
+    expect(server.output).toContain('shut down');
+  } finally {
+    await server.kill('SIGKILL');
+  }
+}
 
 async function serve(command: string[], databaseUrl: string, cleanUp?: () => Promise<void>): Promise<HttpSuiteTarget> {
   let server: ExampleServer;
@@ -68,6 +146,9 @@ for (const name of Object.keys(RUNTIMES) as RuntimeName[]) {
       started.then((server) => server.kill('SIGKILL')).catch(() => undefined); // were it to start
       await expect(started).rejects.toThrow(`SQLite needs better-sqlite3, a Node addon ${label} cannot load`);
     });
+
+    it('streams a body through @resourcery/fetch: head first, chunks as pushed, backpressure, abort, SIGTERM', () =>
+      checkStreaming(name, command));
 
     httpConformanceSuite(`${label} + memory store`, () => serve(command, 'memory:'));
 

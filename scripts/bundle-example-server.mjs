@@ -27,17 +27,17 @@ export function workspaceSource(path) {
 
 /**
  * Writes the bundle of `examples/<example>/src/<entry>` (example `books` unless `options.example`
- * says otherwise) into `node_modules/.cache/<cacheName>` (or to `options.outfile`), where Node
- * (or Bun, Deno) finds the installed dependencies (express, the drivers...), which stay outside
- * it; answers the bundle's path.
+ * says otherwise; `options.source`, a file of the repository, instead) into
+ * `node_modules/.cache/<cacheName>` (or to `options.outfile`), where Node (or Bun, Deno) finds the
+ * installed dependencies (express, the drivers...), which stay outside it; answers the bundle's path.
  */
 export async function bundleExampleServer(cacheName, entry = 'server.ts', options = {}) {
-  const example = options.example ?? 'books';
+  const example = options.source ? 'repo' : (options.example ?? 'books');
   const folder = join(root, 'node_modules/.cache', cacheName);
   const outfile = options.outfile ?? join(folder, `${example}-${entry.replace(/\.ts$/, '')}-${process.pid}.mjs`);
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    entryPoints: [join(root, 'examples', example, 'src', entry)],
+    entryPoints: [options.source ? join(root, options.source) : join(root, 'examples', example, 'src', entry)],
     outfile,
     bundle: true,
     platform: 'node',

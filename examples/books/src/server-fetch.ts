@@ -72,13 +72,16 @@ console.log(`Books API on ${runtime}, ${where}: http://localhost:${server.port}/
 console.log(`API docs: http://localhost:${server.port}/api/docs`);
 
 let shuttingDown = false;
-/** Stops accepting connections, lets requests in flight finish, closes the store's pool, exits 0. */
+/** Stops accepting connections, ends the open streams, lets requests in flight finish, closes the store's pool, exits 0. */
 async function shutdown(signal: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   console.log(`${signal} received, shutting down`);
   try {
-    await server.close();
+    // The runtime's graceful stop waits for the requests in flight: open streams end first.
+    const closed = server.close();
+    handler.closeStreams();
+    await closed;
     await store.close?.();
     console.log('shut down');
     process.exit(0);

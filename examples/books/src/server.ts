@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { answerClientErrors, deferContinue } from '@resourcery/node';
+import { answerClientErrors, closeServer, deferContinue } from '@resourcery/node';
 import { redactUrl } from '@resourcery/sql';
 import { createApp } from './app.js';
 import { exitWith, listenFailure, reasonOf, storeFailure } from './start-up-errors.js';
@@ -40,16 +40,7 @@ try {
   exitWith(storeFailure(error, databaseUrl));
 }
 
-let shuttingDown = false;
-/** Responses not yet sent: on shutdown they answer with `Connection: close`. */
-const inFlight = new Set<ServerResponse>();
-const server = createServer((req, res) => {
-  // While shutting down, answer with `Connection: close`: keep-alive clients reconnect elsewhere.
-  if (shuttingDown) res.shouldKeepAlive = false;
-  inFlight.add(res);
-  res.once('close', () => inFlight.delete(res));
-  app(req, res);
-});
+const server = createServer(app);
 // Requests Node cannot parse (oversized headers...) get a problem+json too.
 answerClientErrors(server);
 // `Expect: 100-continue`: the 100 only once the body is read, so that a 413 or 401 comes at once.
@@ -71,21 +62,22 @@ if (process.env.REPORT_MEMORY === '1') {
   }, 1000).unref();
 }
 
+let shuttingDown = false;
 /**
- * Graceful shutdown: stop accepting connections, let requests in flight finish (idle keep-alive
- * connections are closed), close the store's pool, exit 0. If that takes longer than
- * `SHUTDOWN_TIMEOUT_MS` (default 10 s), exit 1.
+ * Graceful shutdown (`closeServer`): stop accepting connections, end the open streams, let
+ * requests in flight finish (answered with `Connection: close`: keep-alive clients reconnect
+ * elsewhere; idle connections are closed), close the store's pool, exit 0. If that takes longer
+ * than `SHUTDOWN_TIMEOUT_MS` (default 10 s), exit 1.
  */
 function shutdown(signal: string): void {
   if (shuttingDown) return;
   shuttingDown = true;
   console.log(`${signal} received, shutting down`);
-  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
   setTimeout(() => {
     console.error(`shutdown did not finish within ${shutdownTimeoutMs} ms, exiting`);
     process.exit(1);
   }, shutdownTimeoutMs).unref();
-  server.close(async () => {
+  closeServer(server).then(async () => {
     try {
       await store.close?.();
       // Sends the spans still batched; a collector out of reach loses them, not the shutdown.
@@ -97,9 +89,6 @@ function shutdown(signal: string): void {
       process.exit(1);
     }
   });
-  server.closeIdleConnections();
-  // A keep-alive connection becomes idle when its last response is sent: close it then.
-  setInterval(() => server.closeIdleConnections(), 100).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

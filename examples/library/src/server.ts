@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { memoryStore } from '@resourcery/core';
+import { closeServer } from '@resourcery/express';
 import { redactUrl, sqlStore } from '@resourcery/sql';
 import { createApp } from './app.js';
 
@@ -40,12 +41,12 @@ server.listen(port, () => {
   console.log(`Library API on ${redactUrl(databaseUrl)}: http://localhost:${actual}/api/books?include=author`);
 });
 
+/** Stops accepting connections, ends the open streams, lets requests in flight finish, then exits. */
 function shutdown(): void {
-  server.close(async () => {
+  closeServer(server).then(async () => {
     await app.close();
     process.exit(0);
   });
-  server.closeIdleConnections();
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

@@ -15,7 +15,9 @@ export interface ResourceryOptions<S = Record<string, unknown>> extends Omit<Api
    * `application/problem+json`: what hooks and steps throw, the library's own 4xx (404, 413,
    * 422...) and store errors, as an `HttpError` (`status`, `code`, `detail`, `headers` to send,
    * `errors`, the store error as `cause`), or what was thrown when it is unexpected (a 500, then
-   * not logged by the API: the app's handler logs it). Default `false`.
+   * not logged by the API: the app's handler logs it). An error the producer of a streamed
+   * answer (live events) throws after its head was sent is passed on too, the response destroyed.
+   * Default `false`.
    */
   forwardErrors?: boolean;
 }
@@ -78,7 +80,8 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
     api.handle(toNeutralRequest(req), handling).then(
       (response) => {
         res.removeHeader('X-Powered-By'); // do not advertise the framework
-        writeResponse(res, response);
+        // A stream's producer failing after the head was sent: the response is cut, the app's handler told.
+        writeResponse(res, response, handling ? next : undefined);
       },
       (error: unknown) => {
         // A 413 while the body is still coming: whatever the app answers closes the connection gracefully.
@@ -90,4 +93,6 @@ export function resourcery<S = Record<string, unknown>>(options: ResourceryOptio
   return Object.assign(middleware, { api });
 }
 
+// Graceful shutdown of the server `app.listen()` returns, open streams (live events) ended.
+export { closeServer } from '@resourcery/node';
 export { type HealthRoutesOptions, healthRoutes } from './health-routes.js';

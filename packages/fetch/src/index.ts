@@ -5,6 +5,7 @@ import {
   type NeutralResponse,
   unknownPathResponse,
 } from '@resourcery/core/adapter';
+import { type OpenStreams, streamBody } from './stream-body.js';
 
 /** Options of {@link createFetchHandler}: those of `createApi`, the mount point, and `state` from the `Request`. */
 export interface FetchOptions<S = Record<string, unknown>> extends Omit<ApiOptions<S>, 'state'> {
@@ -14,14 +15,22 @@ export interface FetchOptions<S = Record<string, unknown>> extends Omit<ApiOptio
   state?: (request: Request) => S | Promise<S>;
 }
 
-/** A Fetch API handler; `api` is the neutral core behind it. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly api: Api };
+/**
+ * A Fetch API handler; `api` is the neutral core behind it. `closeStreams()` ends its open
+ * streams (live events), and those opened after: a runtime's graceful stop waits for the
+ * requests in flight, and a stream never ends on its own.
+ */
+export type FetchHandler = ((request: Request) => Promise<Response>) & {
+  readonly api: Api;
+  closeStreams(): void;
+};
 
 /** Statuses whose responses have no body (a `Response` refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-function toResponse(response: NeutralResponse, method: string): Response {
-  const empty = response.body === undefined || NO_BODY.has(response.status) || method === 'HEAD';
+function toResponse(response: NeutralResponse, method: string, open: OpenStreams): Response {
+  const { stream } = response;
+  const empty = (response.body === undefined && !stream) || NO_BODY.has(response.status) || method === 'HEAD';
   let { headers } = response;
   // The runtime owns the connection. Given `Connection: close` (a 413 before the body ended),
   // Bun closes at once and a client still sending gets EPIPE instead of the answer; without it,
@@ -30,7 +39,12 @@ function toResponse(response: NeutralResponse, method: string): Response {
     headers = { ...headers };
     delete headers.Connection;
   }
-  return new Response(empty ? null : response.body, { status: response.status, headers });
+  if (empty) {
+    // A stream not sent is stopped at once.
+    if (stream) Promise.resolve(stream[Symbol.asyncIterator]().return?.()).catch(() => undefined);
+    return new Response(null, { status: response.status, headers });
+  }
+  return new Response(stream ? streamBody(stream, open) : response.body, { status: response.status, headers });
 }
 
 /** How long, and how much of, a body the core left unread is read and discarded after the answer. */
@@ -95,18 +109,31 @@ function lowerCaseHeaders(headers: Headers): Record<string, string> {
 /**
  * Serves resources as a Fetch API handler, `(request: Request) => Promise<Response>`: what
  * `Bun.serve`, `Deno.serve`, Hono (`app.all`), Next.js route handlers and Cloudflare Workers
- * take. Requests outside `basePath` get the core's 404 problem.
+ * take. Requests outside `basePath` get the core's 404 problem. `api` is the core to serve,
+ * when built beforehand (`createApi(options)` by default). On shutdown, call `closeStreams()`
+ * before the runtime's graceful stop, which waits for the open streams otherwise.
  *
  * @example
  * ```ts
  * const handler = createFetchHandler({ resources: [books], store: memoryStore(), basePath: '/api' });
- * Bun.serve({ port: 3000, fetch: handler });
+ * const server = Bun.serve({ port: 3000, fetch: handler });
+ * process.on('SIGTERM', () => {
+ *   const stopped = server.stop();
+ *   handler.closeStreams();
+ *   stopped.then(() => process.exit(0));
+ * });
  * ```
  */
-export function createFetchHandler<S = Record<string, unknown>>(options: FetchOptions<S>): FetchHandler {
+export function createFetchHandler<S = Record<string, unknown>>(
+  options: FetchOptions<S>,
+  api: Api = createApi<S>({
+    ...options,
+    state:
+      options.state && ((request) => (options.state as NonNullable<typeof options.state>)(request.native as Request)),
+  }),
+): FetchHandler {
   const basePath = options.basePath ?? '';
-  const { state } = options;
-  const api = createApi<S>({ ...options, state: state && ((request) => state(request.native as Request)) });
+  const open: OpenStreams = { closing: false, ends: new Set() };
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname;
@@ -128,7 +155,11 @@ export function createFetchHandler<S = Record<string, unknown>>(options: FetchOp
       });
     }
     void drain(); // after the answer, not before it
-    return toResponse(response, request.method);
+    return toResponse(response, request.method, open);
   };
-  return Object.assign(handler, { api });
+  const closeStreams = () => {
+    open.closing = true;
+    for (const end of [...open.ends]) end();
+  };
+  return Object.assign(handler, { api, closeStreams });
 }

@@ -52,3 +52,5 @@ export { answerClientErrors } from './client-errors.js';
 export { closeGracefully } from './close-gracefully.js';
 export { deferContinue } from './defer-continue.js';
 export { toNeutralRequest, writeResponse } from './node-request.js';
+export { closeServer } from './open-streams.js';
+export type { StreamErrorHandler } from './write-stream.js';

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NeutralRequest, NeutralResponse } from '@resourcery/core/adapter';
 import { closeGracefully } from './close-gracefully.js';
+import { closing } from './open-streams.js';
+import { logStreamError, type StreamErrorHandler, writeStream } from './write-stream.js';
 
 /** Lower-case headers with repeated ones joined by `, ` (Node keeps a few, like set-cookie, as arrays). */
 function headersOf(req: IncomingMessage): Record<string, string | undefined> {
@@ -92,20 +94,33 @@ export function toNeutralRequest(
  * a body and does not set it (so that Node frames it with a length, not chunked encoding).
  * Headers set earlier on `res` (CORS...) are kept; the response's win on the same name. A
  * response that closes the connection before the request's body came whole (a 413) closes it
- * gracefully ({@link closeGracefully}), so that the client reads it instead of a reset.
+ * gracefully ({@link closeGracefully}), so that the client reads it instead of a reset. A
+ * streamed response (`stream`, live events) is written as it is produced ({@link writeStream});
+ * an error its producer throws destroys the response and goes to `onStreamError` (default: logged
+ * with `console.error`).
  *
  * @example
  * ```ts
  * writeResponse(res, await api.handle(toNeutralRequest(req, { basePath: '', path: req.url, rawQuery: '' })));
  * ```
  */
-export function writeResponse(res: ServerResponse, response: NeutralResponse): void {
-  const { headers, body } = response;
-  if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
+export function writeResponse(
+  res: ServerResponse,
+  response: NeutralResponse,
+  onStreamError: StreamErrorHandler = logStreamError,
+): void {
+  const { headers, body, stream } = response;
+  if (stream) {
+    // Chunked, as it comes: a length would be a lie, and nothing may hold it back to count it.
+    delete headers['Content-Length'];
+    delete headers['content-length'];
+  } else if (body !== undefined && headers['Content-Length'] === undefined && headers['content-length'] === undefined) {
     headers['Content-Length'] = String(Buffer.byteLength(body));
   }
   const connection = headers.Connection ?? headers.connection;
+  if (closing(res)) res.shouldKeepAlive = false;
   if (!res.shouldKeepAlive || (connection !== undefined && /\bclose\b/i.test(connection))) closeGracefully(res);
   res.writeHead(response.status, headers);
-  res.end(body);
+  if (stream) writeStream(res, stream, onStreamError);
+  else res.end(body);
 }

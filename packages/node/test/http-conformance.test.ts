@@ -1,11 +1,19 @@
-import { memoryStore } from '@resourcery/core';
+import { createApi, memoryStore } from '@resourcery/core';
 import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
 import { describe, expect, it } from 'vitest';
-import { createListener } from '../src/index.js';
+import { closeServer, createListener } from '../src/index.js';
 
-// The whole HTTP contract, through plain node:http, on the memory store.
-httpConformanceSuite('node:http + memory store', () =>
-  serveHttp(createListener({ resources: [bookResource()], store: memoryStore(), basePath: '/api' })),
+// The whole HTTP contract, through plain node:http, on the memory store; streamed bodies too,
+// shut down with closeServer.
+httpConformanceSuite(
+  'node:http + memory store',
+  () => serveHttp(createListener({ resources: [bookResource()], store: memoryStore(), basePath: '/api' })),
+  {
+    streaming: (wrap) => {
+      const options = { resources: [bookResource()], store: memoryStore(), basePath: '/api' };
+      return serveHttp(createListener(options, wrap(createApi(options))), '/api', { shutdown: closeServer });
+    },
+  },
 );
 
 describe('outside the base path', () => {

@@ -1,4 +1,5 @@
 import type { Api } from '@resourcery/core';
+import type { ResponseStream } from '@resourcery/core/adapter';
 
 /** A request for {@link callApi}: method and path below the mount point, and what else it has. */
 export interface CallInit {
@@ -16,8 +17,13 @@ export interface CallInit {
 export interface CallReply {
   status: number;
   headers: Record<string, string>;
-  /** The parsed JSON body (`undefined` when there is none). */
+  /** The parsed JSON body (`undefined` when there is none, or when it is streamed). */
   body: unknown;
+  /**
+   * A streamed body (live events' `text/event-stream`), unread: iterate it for as many chunks as
+   * the test needs, then stop (`break`, or `return()`), since it never ends on its own.
+   */
+  stream?: ResponseStream;
 }
 
 /**
@@ -29,6 +35,13 @@ export interface CallReply {
  * const api = createApi({ resources: [books], store: memoryStore() });
  * const created = await callApi(api, { method: 'POST', path: '/books', body: { name: 'Dune', author: 'Herbert' } });
  * expect(created.status).toBe(200);
+ *
+ * // A streamed answer: read its first chunk, then stop it (break calls its return()).
+ * const events = await callApi(api, { method: 'GET', path: '/books/events', headers: { accept: 'text/event-stream' } });
+ * for await (const chunk of events.stream ?? []) {
+ *   expect(chunk).toMatch(/^(:|id:|event:|data:)/m);
+ *   break;
+ * }
  * ```
  */
 export async function callApi(api: Api, init: CallInit): Promise<CallReply> {
@@ -53,9 +66,11 @@ export async function callApi(api: Api, init: CallInit): Promise<CallReply> {
     headers,
     body,
   });
-  return {
+  const reply: CallReply = {
     status: response.status,
     headers: response.headers,
     body: response.body === undefined ? undefined : JSON.parse(response.body),
   };
+  if (response.stream) reply.stream = response.stream;
+  return reply;
 }

@@ -1,3 +1,4 @@
+import type { Api } from '@resourcery/core/adapter';
 import { bodyCases } from './http-cases/body-cases.js';
 import { conditionalCases } from './http-cases/conditional-cases.js';
 import { encodingCases } from './http-cases/encoding-cases.js';
@@ -9,9 +10,11 @@ import { paginationCases } from './http-cases/pagination-cases.js';
 import { queryErrorCases } from './http-cases/query-error-cases.js';
 import { createCases, memberCases } from './http-cases/record-cases.js';
 import { routingCases } from './http-cases/routing-cases.js';
+import { streamCases } from './http-cases/stream-cases.js';
 import { strictnessCases } from './http-cases/strictness-cases.js';
 import { validationCases } from './http-cases/validation-cases.js';
 import type { HttpSuiteTarget } from './http-target.js';
+import { streamingApi } from './push-stream.js';
 
 export type { HttpSuiteTarget } from './http-target.js';
 
@@ -21,6 +24,13 @@ export interface HttpSuiteOptions {
   skip?: Readonly<Record<string, string>>;
   /** Timeout of each case and of each group's start and setup, in ms. Default 30 000. */
   timeout?: number;
+  /**
+   * Runs the group "streamed responses" (how the adapter writes a `text/event-stream` body):
+   * starts the server as `start` does, with its API passed through `wrap` (which answers
+   * `GET /streamed` with a stream the cases feed), and a target whose `shutdown` is the
+   * adapter's graceful close.
+   */
+  streaming?: (wrap: (api: Api) => Api) => Promise<HttpSuiteTarget>;
 }
 
 const GROUPS: readonly CaseGroup[] = [
@@ -47,7 +57,9 @@ const GROUPS: readonly CaseGroup[] = [
  * httpConformanceSuite('my adapter', start, { skip: { [httpCaseNames[0]]: 'not supported yet' } });
  * ```
  */
-export const httpCaseNames: readonly string[] = GROUPS.flatMap((entry) => Object.keys(entry.cases));
+export const httpCaseNames: readonly string[] = [...GROUPS, streamCases(unused())].flatMap((entry) =>
+  Object.keys(entry.cases),
+);
 // `skip` addresses cases by name alone, so a name may appear in one group only.
 if (new Set(httpCaseNames).size !== httpCaseNames.length) throw new Error('httpConformanceSuite: duplicate case name');
 
@@ -73,5 +85,32 @@ export function httpConformanceSuite(
   start: () => Promise<HttpSuiteTarget>,
   options: HttpSuiteOptions = {},
 ): void {
-  registerGroups(name, GROUPS, start, options);
+  const { streaming } = options;
+  if (!streaming) {
+    registerGroups(name, GROUPS, () => start(), options);
+    return;
+  }
+  let streams: ReturnType<typeof streamingApi> | undefined;
+  let target: HttpSuiteTarget | undefined;
+  const streamed = streamCases({
+    opened: () => (streams as NonNullable<typeof streams>).opened(),
+    target: () => target as HttpSuiteTarget,
+  });
+  const startStreaming = async () => {
+    target = await streaming((api) => {
+      streams = streamingApi(api);
+      return streams.api;
+    });
+    if (!streams) throw new Error(`${name}: options.streaming did not call wrap on its API`);
+    return target;
+  };
+  registerGroups(name, [...GROUPS, streamed], (entry) => (entry === streamed ? startStreaming() : start()), options);
+}
+
+/** A control for listing the names of the streamed cases, which never run with it. */
+function unused(): Parameters<typeof streamCases>[0] {
+  const never = () => {
+    throw new Error('not a running suite');
+  };
+  return { opened: never, target: never };
 }

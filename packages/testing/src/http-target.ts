@@ -6,4 +6,10 @@ export interface HttpSuiteTarget {
   baseUrl: string;
   /** Stops the server and releases what `start` opened (connections, stores). */
   close(): Promise<void>;
+  /**
+   * Shuts the server down as the adapter's users do on `SIGTERM` (for Node, `closeServer` of
+   * `@resourcery/node`): no more connections, open streams ended, requests in flight finished;
+   * resolves when the server is closed. The streamed cases use it; `close` still comes after.
+   */
+  shutdown?(): Promise<void>;
 }

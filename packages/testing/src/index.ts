@@ -7,5 +7,6 @@ export { type CallInit, type CallReply, callApi } from './call-api.js';
 export { type EventReader, openEvents, type ReceivedEvent } from './event-reader.js';
 export type { HttpSuiteTarget } from './http-target.js';
 export { Note, noteResource } from './note-resource.js';
+export { PushStream, streamingApi } from './push-stream.js';
 export { serveHttp } from './serve-http.js';
 export { createTestContext, type TestContextInit } from './test-context.js';

@@ -5,5 +5,6 @@
 export { type HttpSuiteOptions, httpCaseNames, httpConformanceSuite } from './http-suite.js';
 export * from './index.js';
 export { type LibrarySuiteOptions, libraryCaseNames, libraryConformanceSuite } from './library-suite.js';
+export { readStreamText, readStreamToEnd } from './read-stream.js';
 export * from './store-suite.js';
 export { type TrackerSuiteOptions, trackerCaseNames, trackerConformanceSuite } from './tracker-suite.js';

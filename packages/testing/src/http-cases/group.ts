@@ -31,12 +31,12 @@ interface Target {
 
 /**
  * Registers groups of cases as Vitest suites: each group gets a fresh target from `start` (closed
- * after it) and its `setup`; `skip` names cases not to run, with the reason.
+ * after it; `start` is told the group) and its `setup`; `skip` names cases not to run, with the reason.
  */
 export function registerGroups(
   name: string,
   groups: readonly CaseGroup[],
-  start: () => Promise<Target>,
+  start: (group: CaseGroup) => Promise<Target>,
   options: { skip?: Readonly<Record<string, string>>; timeout?: number },
 ): void {
   const skip = options.skip ?? {};
@@ -52,7 +52,7 @@ export function registerGroups(
         let api: HttpClient;
         let state: unknown;
         beforeAll(async () => {
-          target = await start();
+          target = await start(entry);
           api = new HttpClient(target.baseUrl.replace(/\/+$/, ''));
           state = await entry.setup(api);
         }, timeout);
