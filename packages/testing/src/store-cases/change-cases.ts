@@ -1,4 +1,4 @@
-import type { Change, ChangeLog, Collection, CollectionSchema, Store, StoredRecord } from '@resourcery/core/store';
+import type { Change, ChangeLog, Collection, CollectionSchema, Store } from '@resourcery/core/store';
 import { expect } from 'vitest';
 import type { CaseHome, StoreCase, StoreCaseGroup } from './fixtures.js';
 import { suiteSchema } from './fixtures.js';
@@ -93,10 +93,10 @@ export const changeCases: StoreCaseGroup = {
 
     'writes that change nothing log nothing': logged(async (books, { schema }, log, start) => {
       const created = await books.create(DUNE);
-      expect(await books.update(created.id + 100, { year: 1 }, [])).toBeUndefined();
+      expect(await books.update((created.id as number) + 100, { year: 1 }, [])).toBeUndefined();
       expect(await books.update(created.id, { year: 1 }, [{ field: 'author', values: ['Austen'] }])).toBeUndefined();
       expect(await books.destroy(created.id, [{ field: 'author', values: ['Austen'] }])).toBe(false);
-      expect(await books.destroy(created.id + 100, [])).toBe(false);
+      expect(await books.destroy((created.id as number) + 100, [])).toBe(false);
       expect(kindsAndIds(await changesSince(log, start, [schema.name]))).toEqual([['created', created.id]]);
     }),
 
