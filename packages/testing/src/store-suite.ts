@@ -2,7 +2,7 @@ import type { CollectionSchema, Store } from '@resourcery/core/store';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { aggregateCases } from './store-cases/aggregate-cases.js';
 import { changeCases } from './store-cases/change-cases.js';
-import { changeReferenceCases } from './store-cases/change-reference-cases.js';
+import { changeReferenceCases, changeSetCases } from './store-cases/change-reference-cases.js';
 import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
 import { countCases } from './store-cases/count-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
@@ -89,6 +89,7 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   createManySetCases,
   changeCases,
   changeReferenceCases,
+  changeSetCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */

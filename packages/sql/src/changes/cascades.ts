@@ -31,14 +31,39 @@ function setsHolding(catalog: StoreCatalog, collection: string) {
   return found;
 }
 
-/** Whether destroying a record of `collection` may change a record of a live collection other than itself. */
-export function reachesLive(catalog: StoreCatalog, collection: string, seen = new Set<string>()): boolean {
+/** What {@link reachesLive} answered, per catalog, while the catalog stays at that version. */
+const reached = new WeakMap<StoreCatalog, { version: number; answers: Map<string, boolean> }>();
+
+/**
+ * Whether destroying a record of `collection` may change a record of a live collection other
+ * than itself (remembered until the catalog learns another schema).
+ *
+ * @example
+ * ```ts
+ * if (reachesLive(catalog, 'labels')) await destroyEffects(plan, planOf, tx, [id]);
+ * ```
+ */
+export function reachesLive(catalog: StoreCatalog, collection: string): boolean {
+  let known = reached.get(catalog);
+  if (known?.version !== catalog.version) {
+    known = { version: catalog.version, answers: new Map() };
+    reached.set(catalog, known);
+  }
+  let answer = known.answers.get(collection);
+  if (answer === undefined) {
+    answer = reaches(catalog, collection, new Set());
+    known.answers.set(collection, answer);
+  }
+  return answer;
+}
+
+function reaches(catalog: StoreCatalog, collection: string, seen: Set<string>): boolean {
   if (seen.has(collection)) return false;
   seen.add(collection);
   if (setsHolding(catalog, collection).length > 0) return true;
   for (const { from, key } of catalog.referencesTo(collection)) {
     if (key.onDelete === 'restrict') continue;
-    if (from.live || (key.onDelete === 'cascade' && reachesLive(catalog, from.name, seen))) return true;
+    if (from.live || (key.onDelete === 'cascade' && reaches(catalog, from.name, seen))) return true;
   }
   return false;
 }

@@ -13,7 +13,7 @@ import { inTransaction, type OpenTransaction } from '../run-transaction.js';
 import { SqlCollection } from '../sql-collection.js';
 import { conflictCode, translateDriverError } from '../translate-error.js';
 import { lockedRecords, logChange } from './capture.js';
-import { destroyEffects } from './cascades.js';
+import { destroyEffects, reachesLive } from './cascades.js';
 import type { SqlChangeLog } from './change-log.js';
 
 /** What a live collection needs of its store: the log, and the plans of the other collections (for cascades). */
@@ -23,11 +23,13 @@ export interface LiveContext {
 }
 
 /**
- * The collection of a live schema: a {@link SqlCollection} whose every write also queues its
- * change (and those of the records its destroy cascades to or nullifies) on its transaction, to
- * be written to the change log just before COMMIT. A write outside a transaction runs in one of
- * its own (run again after a conflict, as a statement would be), so that it commits with its
- * change or not at all. Reads are the SqlCollection's.
+ * A collection of a store with a change log: a {@link SqlCollection} whose every write, when its
+ * schema is live, also queues its change on its transaction, to be written to the change log
+ * just before COMMIT; and whose destroy, live or not, queues the changes it makes to records of
+ * live collections (cascaded, nullified, or losing it from a set of ids). Such a write outside a
+ * transaction runs in one of its own (run again after a conflict, as a statement would be), so
+ * that it commits with its changes or not at all. Every other call goes straight to the
+ * SqlCollection: a collection that is not live, and whose destroy reaches none, costs nothing.
  *
  * @example
  * ```ts
@@ -67,6 +69,7 @@ export class LiveCollection implements Collection {
   }
 
   create(values: Readonly<Partial<StoredRecord>>): Promise<StoredRecord> {
+    if (!this.schema.live) return this.#inner.create(values);
     return this.#write(async (collection, _tx, open) => {
       const created = await collection.create(values);
       logChange(open, this.live.log, this.schema, 'created', null, created);
@@ -75,7 +78,7 @@ export class LiveCollection implements Collection {
   }
 
   createMany(values: readonly Readonly<Partial<StoredRecord>>[]): Promise<StoredRecord[]> {
-    if (values.length === 0) return Promise.resolve([]);
+    if (!this.schema.live || values.length === 0) return this.#inner.createMany(values);
     return this.#write(async (collection, _tx, open) => {
       const created = await collection.createMany(values);
       for (const record of created) logChange(open, this.live.log, this.schema, 'created', null, record);
@@ -85,7 +88,9 @@ export class LiveCollection implements Collection {
 
   update(id: Id, changes: Readonly<Partial<StoredRecord>>, where: readonly Condition[]) {
     // Nothing to write (or no such id): the SqlCollection answers without writing.
-    if (Object.keys(changes).length === 0 || !this.plan.validId(id)) return this.#inner.update(id, changes, where);
+    if (!this.schema.live || Object.keys(changes).length === 0 || !this.plan.validId(id)) {
+      return this.#inner.update(id, changes, where);
+    }
     return this.#write(async (collection, tx, open) => {
       const [before] = await lockedRecords(this.plan, tx, [id]);
       if (!before) return undefined;
@@ -96,14 +101,17 @@ export class LiveCollection implements Collection {
   }
 
   destroy(id: Id, where: readonly Condition[]): Promise<boolean> {
-    if (!this.plan.validId(id)) return Promise.resolve(false);
+    const { live } = this.schema;
+    if (!this.plan.validId(id) || !(live || reachesLive(this.plan.catalog, this.schema.name))) {
+      return this.#inner.destroy(id, where);
+    }
     return this.#write(async (collection, tx, open) => {
       const [before] = await lockedRecords(this.plan, tx, [id]);
       if (!before) return false;
       const effects = await destroyEffects(this.plan, this.live.planOf, tx, [id]);
       if (!(await collection.destroy(id, where))) return false;
       const { log } = this.live;
-      logChange(open, log, this.schema, 'destroyed', before, null);
+      if (live) logChange(open, log, this.schema, 'destroyed', before, null);
       for (const effect of effects) logChange(open, log, effect.schema, effect.kind, effect.before, effect.after);
       return true;
     });
@@ -146,8 +154,7 @@ export class LiveCollection implements Collection {
 
 /**
  * The collection of a schema on `db` (bound to the open transaction `open`, if any): a
- * {@link LiveCollection} when the schema is live and the store has a change log, else a plain
- * {@link SqlCollection} (no cost for collections that are not live).
+ * {@link LiveCollection} when the store has a change log, else a plain {@link SqlCollection}.
  *
  * @example
  * ```ts
@@ -160,5 +167,5 @@ export function collectionOn(
   live: LiveContext | undefined,
   open?: OpenTransaction,
 ): Collection {
-  return live && plan.schema.live ? new LiveCollection(plan, db, live, open) : new SqlCollection(plan, db, open);
+  return live ? new LiveCollection(plan, db, live, open) : new SqlCollection(plan, db, open);
 }

@@ -1,7 +1,8 @@
-import type { Change } from '@resourcery/core/store';
+import type { Change, Collection } from '@resourcery/core/store';
 import { expect } from 'vitest';
 import { changesSince, kindsAndIds, logOf } from './change-cases.js';
 import type { StoreCaseGroup } from './fixtures.js';
+import { idSetSchemas } from './id-set-cases.js';
 import { all, LIBRARY, type LibraryName, libraryGroup, librarySchemas } from './library.js';
 import { R1, R2, R3, seedTree } from './reference-cases.js';
 
@@ -68,3 +69,39 @@ const group = libraryGroup('change log: destroy referenced', {
 });
 
 export const changeReferenceCases: StoreCaseGroup = { ...group, schemas: liveLibrary, needsStore: 'changes' };
+
+/**
+ * Posts (live) holding `tagIds` through their join collection: their sets are logged as `find`
+ * answers them, and a destroyed tag logs each post that held it, its set without the tag.
+ */
+export const changeSetCases: StoreCaseGroup = {
+  name: 'change log: sets of ids',
+  needsStore: 'changes',
+  schemas: (prefix) => {
+    const [tags, posts, join] = idSetSchemas(prefix);
+    return [tags, { ...posts, live: true }, join];
+  },
+  cases: {
+    'sets of ids are logged, and a destroyed record logs the live records whose set held it': async (tags, home) => {
+      const posts = home.collections[1] as Collection;
+      const name = home.schemas[1]?.name as string;
+      const log = logOf(home.store);
+      const [a, b] = [await tags.create({ name: 'a' }), await tags.create({ name: 'b' })];
+      const start = await log.head();
+      const post = await posts.create({ title: 'Hello', tagIds: [b.id, a.id] } as never);
+      const other = await posts.create({ title: 'Other', tagIds: [b.id] } as never);
+      const held = await posts.find(post.id, []);
+      expect(held?.tagIds).toEqual([a.id, b.id]);
+      await posts.update(post.id, { title: 'Hello again' }, []);
+      const updated = await posts.find(post.id, []);
+      expect(await tags.destroy(a.id, [])).toBe(true);
+      const changes = await changesSince(log, start, [name]);
+      expect(changes.map((change) => [change.kind, change.id, change.before, change.after])).toStrictEqual([
+        ['created', post.id, null, held],
+        ['created', other.id, null, await posts.find(other.id, [])],
+        ['updated', post.id, held, updated],
+        ['updated', post.id, updated, await posts.find(post.id, [])],
+      ]);
+    },
+  },
+};
