@@ -111,6 +111,11 @@ export class StoreCatalog {
     return this.#schemas.get(collection);
   }
 
+  /** Every known collection's schema. */
+  schemas(): IterableIterator<CollectionSchema> {
+    return this.#schemas.values();
+  }
+
   /** The foreign keys of every known collection that refer to `collection`. */
   referencesTo(collection: string): readonly Reference[] {
     return this.#references.get(collection) ?? [];

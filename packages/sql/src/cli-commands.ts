@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { CollectionSchema } from '@resourcery/core/store';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { referencedFirst } from './catalog.js';
+import { withChangeTables } from './changes/tables.js';
 import { configFile, folderMigrations, loadModule } from './cli-load.js';
 import { DIALECTS } from './dialects/index.js';
 import { migrationStatus, runMigrations } from './migrations.js';
@@ -54,7 +55,8 @@ function provider(config: Config): MigrationProvider {
 
 function schemasOf(config: Config): CollectionSchema[] {
   if (!config.schemas?.length) throw new Error('The config lists no `schemas`');
-  return referencedFirst(config.schemas);
+  // The change log's tables too, when a schema is live.
+  return referencedFirst(withChangeTables(config.schemas));
 }
 
 /** The frozen migration: the statements of every dialect, as text. */

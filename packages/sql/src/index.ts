@@ -1,4 +1,5 @@
 // Public entry of @resourcery/sql: SQL stores (SQLite, PostgreSQL, MySQL, MariaDB) over Kysely.
+export type { ChangeLogOptions } from './changes/change-log.js';
 export type { ConnectionOptions, SqlDialect } from './dialects/dialect.js';
 export {
   CREATE_TABLES_MIGRATION,

@@ -9,6 +9,7 @@ import {
   sql,
 } from 'kysely';
 import { referencedFirst } from './catalog.js';
+import { withChangeTables } from './changes/tables.js';
 import { detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { createTableSql } from './schema-sql.js';
 
@@ -54,7 +55,8 @@ async function dialectOf(db: Db, name: SqlDialect | undefined) {
  * ```
  */
 export function createTablesMigration(schemas: readonly CollectionSchema[], options: MigrationOptions = {}): Migration {
-  const ordered = referencedFirst(schemas);
+  // The change log's tables too, when a schema is live (as `init` makes them).
+  const ordered = referencedFirst(withChangeTables(schemas));
   return {
     async up(db) {
       const dialect = await dialectOf(db, options.dialect);

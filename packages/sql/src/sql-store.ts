@@ -1,6 +1,16 @@
-import type { Collection, CollectionSchema, Store, StoreTransaction, TransactionOptions } from '@resourcery/core/store';
+import type {
+  ChangeLog,
+  Collection,
+  CollectionSchema,
+  Store,
+  StoreTransaction,
+  TransactionOptions,
+} from '@resourcery/core/store';
 import type { Kysely } from 'kysely';
 import { referencedFirst, StoreCatalog } from './catalog.js';
+import { type ChangeLogOptions, SqlChangeLog } from './changes/change-log.js';
+import { listenLocation } from './changes/listen.js';
+import { collectionOn, type LiveContext } from './changes/live-collection.js';
 import { CollectionPlan, type Db } from './collection-plan.js';
 import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { openDatabase } from './open-database.js';
@@ -34,6 +44,13 @@ export interface SqlStoreOptions extends ConnectionOptions {
    * 3 attempts, pauses of up to 10, 20 ms (full jitter), all within 2 s.
    */
   readonly retries?: RetryOptions | false;
+  /**
+   * The change log of the live collections (schemas with `live: true`, see `changes()`): how long
+   * changes are kept (`retentionMs`, default 15 minutes), how often other processes' commits are
+   * looked for (`pollMs`), and, behind a transaction pooler, a direct PostgreSQL URL to LISTEN on
+   * (`listenUrl`; without it such a store polls). See docs/stores.md, "Change log".
+   */
+  readonly changes?: ChangeLogOptions;
 }
 
 /** A {@link Store} over a SQL database. */
@@ -71,6 +88,21 @@ export interface SqlStoreProvider extends Store {
    * ```
    */
   secret(name: string): Promise<string>;
+  /**
+   * The log of the committed changes of the live collections (schemas with `live: true`), in
+   * the tables `<tablePrefix>resourcery_changes` and `…_state` that `init` makes when a schema is
+   * live: each write of a live collection adds its change in its own transaction, numbered in
+   * commit order. Watching wakes at once for this process's commits; for other processes', on
+   * PostgreSQL's NOTIFY (one LISTEN connection while watched, plus a poll every 2 s), else by
+   * polling. The same object at each call.
+   *
+   * @example
+   * ```ts
+   * const log = store.changes();
+   * const stop = log.watch(async () => console.log(await log.read(0, 100)));
+   * ```
+   */
+  changes(): ChangeLog;
 }
 
 /**
@@ -146,13 +178,24 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
     return opening;
   });
 
+  const log = new SqlChangeLog({
+    db,
+    dialect: () => dialect,
+    tablePrefix,
+    createTables: options.createTables !== false,
+    secret: (name) => secrets.get(name),
+    listenUrl: listenLocation(target, { ...options, ...options.changes }),
+    options: options.changes ?? {},
+  });
+  const live: LiveContext = { log, planOf };
+
   return {
     get dialect() {
       return dialect.name;
     },
     db,
     collection(schema) {
-      return new SqlCollection(planOf(schema), db);
+      return collectionOn(planOf(schema), db, live);
     },
     transaction(work, { isolation, retry, onRetry } = {}) {
       let open: OpenTransaction | undefined;
@@ -161,7 +204,7 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
         const run = (tx: Db, state: OpenTransaction) => {
           open = state;
           state.sideEffects = retry === false;
-          return work(new SqlStoreTransaction(tx, state, planOf, translate));
+          return work(new SqlStoreTransaction(tx, state, planOf, translate, live));
         };
         return inTransaction(db, undefined, run, translate, isolation);
       };
@@ -180,13 +223,16 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
         for (const schema of referencedFirst(schemas)) {
           await ensureTable(db, schema, dialect, { tablePrefix, create: options.createTables !== false });
         }
+        if (schemas.some((schema) => schema.live)) await log.prepare();
       } catch (error) {
         throw translate(error);
       }
     },
     async close() {
+      await log.close();
       if (opened) await db.destroy();
     },
     secret: (name) => secrets.get(name),
+    changes: () => log,
   };
 }

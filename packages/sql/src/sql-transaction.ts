@@ -1,7 +1,7 @@
 import type { Collection, CollectionSchema, StoreTransaction } from '@resourcery/core/store';
+import { collectionOn, type LiveContext } from './changes/live-collection.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
-import { SqlCollection } from './sql-collection.js';
 
 /**
  * The collections of a SQL store inside one transaction, each made once per schema and bound to
@@ -23,12 +23,14 @@ export class SqlStoreTransaction implements StoreTransaction {
     readonly open: OpenTransaction,
     private readonly plan: (schema: CollectionSchema) => CollectionPlan,
     private readonly translate: (error: unknown) => unknown,
+    /** The store's change log, for its live collections. */
+    private readonly live?: LiveContext,
   ) {}
 
   collection(schema: CollectionSchema): Collection {
     let collection = this.#collections.get(schema);
     if (!collection) {
-      collection = new SqlCollection(this.plan(schema), this.db, this.open);
+      collection = collectionOn(this.plan(schema), this.db, this.live, this.open);
       this.#collections.set(schema, collection);
     }
     return collection;

@@ -1,7 +1,6 @@
-import { sqlStore } from '@resourcery/sql';
 import { storeConformanceSuite } from '@resourcery/testing/suites';
-import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { SERVERS, serverAvailable, suiteStores } from './helpers/databases.js';
 
 if (serverAvailable('mariadb')) {
-  storeConformanceSuite('MariaDB', () => droppingTables(sqlStore(SERVERS.mariadb.url)));
+  storeConformanceSuite('MariaDB', suiteStores(SERVERS.mariadb.url, 'mdb_'));
 }

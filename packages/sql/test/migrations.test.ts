@@ -69,6 +69,29 @@ for (const database of testDatabases(folder)) {
       }
     });
 
+    it("creates the change log's tables when a schema is live, as init would", async () => {
+      const { store, tablePrefix } = database.open({ createTables: false });
+      const live = { ...schemas.authors, live: true };
+      const provider = migrationsFor([live], { tablePrefix });
+      try {
+        store.collection(live);
+        await expect(store.init([live])).rejects.toThrow(/does not exist/);
+        await runMigrations(store.db, provider, { tablePrefix });
+        await store.init([live]); // the tables match: the log's included
+        const log = store.changes();
+        const start = await log.head();
+        const author = await store.collection(live).create({ name: 'Le Guin' });
+        const changes = await log.read(start, 10);
+        expect(changes).toEqual([expect.objectContaining({ kind: 'created', id: author.id, after: author })]);
+        await runMigrations(store.db, provider, { tablePrefix, to: 'down' });
+        const left = (await store.db.introspection.getTables()).map((table) => table.name);
+        expect(left.filter((name) => name.startsWith(`${tablePrefix}resourcery_changes`))).toEqual([]);
+      } finally {
+        await dropMigrationTables(store, tablePrefix);
+        await store.close();
+      }
+    });
+
     it('names the migration that failed, and keeps the ones before it', async () => {
       const { store, tablePrefix } = database.open({ createTables: false });
       const provider = migrationsFor([schemas.authors], {

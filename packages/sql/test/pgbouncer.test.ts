@@ -6,7 +6,7 @@ import { sqlStore } from '@resourcery/sql';
 import { storeConformanceSuite } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { SERVERS, serverAvailable, suiteStores } from './helpers/databases.js';
 
 const FIX = /preparedStatements: false \(or add \?preparedStatements=false to the database URL\)/;
 
@@ -36,11 +36,11 @@ async function onServer(statement: string): Promise<void> {
 }
 
 if (serverAvailable('pgbouncer')) {
-  const pooled = droppingTables(sqlStore(SERVERS.pgbouncer.url));
-  storeConformanceSuite('PostgreSQL through PgBouncer (transaction mode, preparedStatements=false)', () => pooled, {
+  const pooled = suiteStores(SERVERS.pgbouncer.url, 'pgb_');
+  storeConformanceSuite('PostgreSQL through PgBouncer (transaction mode, preparedStatements=false)', pooled, {
     // As straight to PostgreSQL (postgres-store.test.ts): estimated counts read ANALYZE's statistics.
     analyze: async (schema) => {
-      await sql`analyze ${sql.table(schema.name)}`.execute(pooled.db);
+      await sql`analyze ${sql.table(`pgb_${schema.name}`)}`.execute(pooled().db);
     },
   });
 

@@ -10,8 +10,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-sqlite-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-storeConformanceSuite('SQLite file', () => sqlStore(`sqlite:${join(folder, 'suite.sqlite')}`));
-storeConformanceSuite('SQLite in memory', () => sqlStore('sqlite::memory:'));
+let pruned = 0;
+/** The suite's store on a file, or (asked with options) another one on a file of its own. */
+storeConformanceSuite('SQLite file', (options) =>
+  options
+    ? sqlStore(`sqlite:${join(folder, `other-${++pruned}.sqlite`)}`, {
+        changes: { retentionMs: options.changeRetentionMs },
+      })
+    : sqlStore(`sqlite:${join(folder, 'suite.sqlite')}`),
+);
+storeConformanceSuite('SQLite in memory', (options) =>
+  sqlStore('sqlite::memory:', { changes: { retentionMs: options?.changeRetentionMs } }),
+);
 
 /** A SQLite store on the file at `path` with the book resource's table (and `options`), and its books. */
 async function bookStore(path: string, options: BookResourceOptions = {}) {

@@ -1,13 +1,15 @@
 import type { CollectionSchema, Store } from '@resourcery/core/store';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { aggregateCases } from './store-cases/aggregate-cases.js';
+import { changeCases } from './store-cases/change-cases.js';
+import { changeReferenceCases, changeSetCases } from './store-cases/change-reference-cases.js';
 import { foreignKeyCases, uniqueCases } from './store-cases/constraint-cases.js';
 import { countCases } from './store-cases/count-cases.js';
 import { createCases, idCases } from './store-cases/create-cases.js';
 import { createManyCases } from './store-cases/create-many-cases.js';
 import { createManySetCases } from './store-cases/create-many-set-cases.js';
 import { filterCases, findOneCases } from './store-cases/find-cases.js';
-import type { StoreCase, StoreCaseGroup } from './store-cases/fixtures.js';
+import type { StoreCase, StoreCaseGroup, StoreProviderOptions } from './store-cases/fixtures.js';
 import { suiteSchema } from './store-cases/fixtures.js';
 import { idSetCases } from './store-cases/id-set-cases.js';
 import { keysetCases, keysetTypeCases } from './store-cases/keyset-cases.js';
@@ -28,7 +30,13 @@ import { defaultCases, uuidCases } from './store-cases/uuid-cases.js';
 import { valueListCases } from './store-cases/value-list-cases.js';
 import { destroyCases, updateCases } from './store-cases/write-cases.js';
 
-export { type CaseHome, type StoreCase, type StoreCaseGroup, suiteSchema } from './store-cases/fixtures.js';
+export {
+  type CaseHome,
+  type StoreCase,
+  type StoreCaseGroup,
+  type StoreProviderOptions,
+  suiteSchema,
+} from './store-cases/fixtures.js';
 export { type LibraryName, librarySchemas } from './store-cases/library.js';
 export { searchSchema } from './store-cases/search-cases.js';
 
@@ -79,6 +87,9 @@ export const storeCaseGroups: readonly StoreCaseGroup[] = [
   idSetCases,
   createManyCases,
   createManySetCases,
+  changeCases,
+  changeReferenceCases,
+  changeSetCases,
 ];
 
 /** Options of {@link storeConformanceSuite}. */
@@ -112,12 +123,14 @@ export interface StoreSuiteOptions {
  * defaults; server values (uuid ids, timestamps and defaults set on every write path, raw store
  * transactions included); unique sets; foreign keys with restrict, cascade and nullify; store-wide and nested
  * transactions; per-group limits; listed values (`values`), raw transactions included), and bulk creates
- * (`createMany`: their cases are skipped on a store whose collections lack it). Every case gets fresh collections, each obtained with
+ * (`createMany`: their cases are skipped on a store whose collections lack it), and the change log of live
+ * collections (`store.changes()`: skipped on a store without one). Every case gets fresh collections, each obtained with
  * `provider.collection(schema)`, then prepared together with `provider.init(schemas)` (referenced
  * collections first); the provider is closed after the last case.
  *
  * @param name - Shown in the report: `store conformance: <name>`.
- * @param createProvider - Builds the provider under test; called once, before the first case.
+ * @param createProvider - Builds the provider under test; called once, before the first case, then
+ * again with options by the cases that need another store (a change log with a tiny retention).
  *
  * @example
  * ```ts
@@ -132,7 +145,7 @@ export interface StoreSuiteOptions {
  */
 export function storeConformanceSuite(
   name: string,
-  createProvider: () => Promise<Store> | Store,
+  createProvider: (options?: StoreProviderOptions) => Promise<Store> | Store,
   options: StoreSuiteOptions = {},
 ): void {
   const skip = { ...options.skip };
@@ -156,8 +169,19 @@ export function storeConformanceSuite(
     const [schema, collection] = [schemas[0], collections[0]];
     if (!schema || !collection) throw new Error(`storeConformanceSuite: group "${group.name}" has no collection`);
     if (group.needs && typeof collection[group.needs] !== 'function') return skipCase(`no Collection.${group.needs}`);
+    if (group.needsStore && typeof provider[group.needsStore] !== 'function') {
+      return skipCase(`no Store.${group.needsStore}`);
+    }
     const { analyze } = options;
-    await test(collection, { store: provider, schema, schemas, collections, ...(analyze ? { analyze } : {}) });
+    const storeWith = async (more: StoreProviderOptions) => createProvider(more);
+    await test(collection, {
+      store: provider,
+      schema,
+      schemas,
+      collections,
+      storeWith,
+      ...(analyze ? { analyze } : {}),
+    });
   };
 
   describe(`store conformance: ${name}`, () => {

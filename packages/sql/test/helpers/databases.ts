@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { redactUrl, type SqlStoreOptions, type SqlStoreProvider, sqlStore } from '@resourcery/sql';
+import type { StoreProviderOptions } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { inject, it } from 'vitest';
 
@@ -76,6 +77,13 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
   // The store's own table of secrets too, made if something asked for one (`secret(name)`).
   const tables = new Set<string>([`${tablePrefix}resourcery_secrets`]);
   return Object.assign(Object.create(provider) as SqlStoreProvider, {
+    async init(schemas: readonly CollectionSchema[]) {
+      // The change log's tables, made when a schema is live.
+      if (schemas.some((schema) => schema.live)) {
+        tables.add(`${tablePrefix}resourcery_changes`).add(`${tablePrefix}resourcery_changes_state`);
+      }
+      return provider.init(schemas);
+    },
     collection(schema: CollectionSchema) {
       tables.add(`${tablePrefix}${schema.name}`);
       // The words table of a searchable collection on MySQL/MariaDB refers to it: dropped first.
@@ -99,6 +107,35 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
       await provider.close();
     },
   });
+}
+
+/**
+ * The factory of a store suite's run on a server: the store under test (its tables prefixed
+ * with `tablePrefix`, so that runs sharing the server never share a change log), and, when a
+ * case asks for options, another one with its own prefix, dropped when the case closes it.
+ *
+ * @example
+ * ```ts
+ * storeConformanceSuite('MariaDB', suiteStores(SERVERS.mariadb.url, 'mdb_'));
+ * ```
+ */
+export function suiteStores(
+  url: string,
+  tablePrefix: string,
+  options: SqlStoreOptions = {},
+): (more?: StoreProviderOptions) => SqlStoreProvider {
+  let main: SqlStoreProvider | undefined;
+  let others = 0;
+  const run = Math.random().toString(36).slice(2, 6);
+  return (more) => {
+    if (!more) {
+      main ??= droppingTables(sqlStore(url, { ...options, tablePrefix }), tablePrefix);
+      return main;
+    }
+    const prefix = `${tablePrefix}o${run}${++others}_`;
+    const changes = { ...options.changes, retentionMs: more.changeRetentionMs };
+    return droppingTables(sqlStore(url, { ...options, changes, tablePrefix: prefix }), prefix);
+  };
 }
 
 /** A database the behaviour tests run on. */

@@ -23,6 +23,25 @@ export interface CaseHome {
    * a store that estimates counts: PostgreSQL's `ANALYZE`); absent for a store whose counts are exact.
    */
   readonly analyze?: (schema: CollectionSchema) => Promise<void>;
+  /**
+   * Another store of the kind under test, made by the suite's factory with `options` (the change
+   * log cases make one with a tiny retention); the case closes it. It may be the store under
+   * test itself, when the factory makes no other: the case then does not close it.
+   */
+  readonly storeWith?: (options: StoreProviderOptions) => Promise<Store>;
+}
+
+/**
+ * What a case may ask of a store the suite's factory makes besides the first one.
+ *
+ * @example
+ * ```ts
+ * storeConformanceSuite('sqlite', (options) => sqlStore('sqlite::memory:', { changes: { retentionMs: options?.changeRetentionMs } }));
+ * ```
+ */
+export interface StoreProviderOptions {
+  /** How long its change log keeps a change (`ChangeLog.retentionMs`). */
+  readonly changeRetentionMs?: number;
 }
 
 /**
@@ -43,6 +62,8 @@ export interface StoreCaseGroup {
   readonly cases: Readonly<Record<string, StoreCase>>;
   /** An optional method of `Collection` the cases need: they are skipped on a store whose collections lack it. */
   readonly needs?: 'createMany';
+  /** An optional method of `Store` the cases need: they are skipped on a store that lacks it. */
+  readonly needsStore?: 'changes';
 }
 
 /** Declares a group of cases. */
