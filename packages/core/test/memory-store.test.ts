@@ -1,4 +1,4 @@
 import { memoryStore } from '@resourcery/core';
 import { storeConformanceSuite } from '@resourcery/testing/suites';
 
-storeConformanceSuite('memory', () => memoryStore());
+storeConformanceSuite('memory', (options) => memoryStore({ changes: { retentionMs: options?.changeRetentionMs } }));

@@ -125,6 +125,7 @@ export function destroyWithReferences(tables: Tables, table: MemoryTable, record
     }
   }
   // 3. The changes, which cannot fail any more (and those of live collections, logged).
+  const owners = liveOwners(tables, order, doomed);
   for (const { table: child, record: referring, field } of nullify) {
     const before = referring[field] ?? null;
     const snapshot = child.schema.live ? child.snapshot(referring) : null;
@@ -143,6 +144,27 @@ export function destroyWithReferences(tables: Tables, table: MemoryTable, record
     owner.remove(gone);
     log?.push(() => owner.insert(gone));
   }
+  for (const { table, record, before } of owners) {
+    const after = table.snapshot(record);
+    tables.changed({ collection: table.schema.name, kind: 'updated', id: record.id, before, after }, log);
+  }
+}
+
+/**
+ * The records of live collections whose set of ids (`labelIds`) loses an id as join records are
+ * destroyed, and that stay: each with what it held before.
+ */
+function liveOwners(tables: Tables, order: readonly { table: MemoryTable; record: StoredRecord }[], doomed: ReadonlySet<StoredRecord>) {
+  const found = new Map<StoredRecord, { table: MemoryTable; record: StoredRecord; before: StoredRecord }>();
+  for (const { table: join, record: row } of order) {
+    for (const { table, set } of tables.setOwners(join.schema.name)) {
+      if (!table.schema.live) continue;
+      const record = table.records.get(row[set.key] as Id);
+      if (!record || doomed.has(record) || found.has(record)) continue;
+      found.set(record, { table, record, before: table.snapshot(record) });
+    }
+  }
+  return [...found.values()];
 }
 
 /** The change of a record of a live collection destroyed (read before it goes). */

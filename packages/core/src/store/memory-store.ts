@@ -1,5 +1,5 @@
 import { toBase64Url } from '../schema/base64url.js';
-import type { CollectionSchema } from '../schema/types.js';
+import type { CollectionSchema, IdSet } from '../schema/types.js';
 import { MemoryChangeLog, type MemoryChangesOptions, type NewChange } from './memory-changes.js';
 import { MemoryCollection } from './memory-collection.js';
 import type { Referrer, Tables, Undo } from './memory-table.js';
@@ -66,6 +66,8 @@ class MemoryStore implements Store, Tables {
   /** The store's secrets: its records live in this process only, so its secrets may too. */
   private readonly secrets = new Map<string, string>();
   private readonly log: MemoryChangeLog;
+  /** Join collection name → the collections whose sets of ids it holds. */
+  private readonly owners = new Map<string, { table: MemoryCollection; set: IdSet }[]>();
   /** The changes of each open transaction (by its undo log), logged when it commits. */
   private readonly pending = new WeakMap<Undo[], NewChange[]>();
 
@@ -75,6 +77,10 @@ class MemoryStore implements Store, Tables {
 
   changes(): MemoryChangeLog {
     return this.log;
+  }
+
+  setOwners(through: string): readonly { readonly table: MemoryCollection; readonly set: IdSet }[] {
+    return this.owners.get(through) ?? [];
   }
 
   changed(change: NewChange, log?: Undo[]): void {
@@ -152,6 +158,11 @@ class MemoryStore implements Store, Tables {
     if (!collection) {
       collection = new MemoryCollection(schema, this);
       this.collections.set(schema.name, collection);
+      for (const set of schema.sets ?? []) {
+        const list = this.owners.get(set.through);
+        if (list) list.push({ table: collection, set });
+        else this.owners.set(set.through, [{ table: collection, set }]);
+      }
       for (const ref of schema.references ?? []) {
         const list = this.pointing.get(ref.collection);
         if (list) list.push({ table: collection, ref });

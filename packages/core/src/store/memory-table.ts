@@ -1,4 +1,4 @@
-import type { CollectionSchema, ForeignKey, Id, Scalar, StoredValue } from '../schema/types.js';
+import type { CollectionSchema, ForeignKey, Id, IdSet, Scalar, StoredValue } from '../schema/types.js';
 import type { NewChange } from './memory-changes.js';
 import { type Matcher, matcher, resolveRelated } from './memory-filter.js';
 import { addToIndex, candidates, dropFromIndex, type ValueIndex } from './memory-query.js';
@@ -30,6 +30,8 @@ export interface Tables {
    * transaction of `log` commits (and never when it is undone).
    */
   changed(change: NewChange, log?: Undo[]): void;
+  /** The collections holding a set of ids through the join collection `through` (`labelIds` through `issue_labels`). */
+  setOwners(through: string): readonly { readonly table: MemoryTable; readonly set: IdSet }[];
 }
 
 const NONE: ReadonlySet<StoredRecord> = new Set();
