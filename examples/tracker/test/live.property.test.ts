@@ -9,7 +9,7 @@ import { memoryStore, type Store } from '@resourcery/core';
 import { sqlStore } from '@resourcery/sql';
 import type { EventReader } from '@resourcery/testing';
 import fc from 'fast-check';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { serverStore, serveTracker } from './helpers/tracker-stores.js';
 import { checkEvents, snapshot, targetOf, type Watcher, watch, watchPlan, write, writePlan } from './property/live.js';
@@ -60,7 +60,7 @@ function liveProperty(open: () => Store, runs: number): () => Promise<void> {
                   ? await admin.send('POST', '/users', {
                       name: 'Marker',
                       email: `m${markers.size}@x.example`,
-                      role: 'viewer',
+                      role: plan.filter?.role ?? 'viewer',
                     })
                   : await admin.send('POST', '/issues', {
                       projectId: seeded.projects[plan.principal.org === 1 ? 0 : seeded.projects.length - 1],
@@ -68,6 +68,7 @@ function liveProperty(open: () => Store, runs: number): () => Promise<void> {
                       status: plan.filter?.status ?? 'open',
                       priority: 4,
                     });
+              expect(reply.status, `the marker of ${JSON.stringify(plan)}: ${reply.text}`).toBe(200);
               const [key, record] = Object.entries(reply.body)[0] as [string, { id: number }];
               marks.push(`/${key}s/${record.id}`);
               markers.add(`/${key}s/${record.id}`);

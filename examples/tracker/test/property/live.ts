@@ -1,7 +1,7 @@
 import { openEvents, type ReceivedEvent } from '@resourcery/testing';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { type Client, type PrincipalPlan, principalPlan, type Seeded, STATUSES, TITLES } from './plan.js';
+import { type Client, type PrincipalPlan, principalPlan, ROLES, type Seeded, STATUSES, TITLES } from './plan.js';
 
 // The access property of live events: random subscribers (principals of both organizations and
 // the three roles, on issues (with a random filter) or users) watch while random principals write
@@ -16,20 +16,31 @@ type Json = Record<string, unknown>;
 export interface WatchPlan {
   readonly principal: PrincipalPlan;
   readonly resource: 'issues' | 'users';
-  readonly filter: { readonly status?: string; readonly minPriority?: number } | undefined;
+  readonly filter: { readonly status?: string; readonly minPriority?: number; readonly role?: string } | undefined;
 }
 
-export const watchPlan: fc.Arbitrary<WatchPlan> = fc.record({
-  principal: principalPlan,
-  resource: fc.constantFrom('issues' as const, 'issues' as const, 'users' as const),
-  filter: fc.option(
-    fc.oneof(
-      fc.record({ status: fc.constantFrom(...STATUSES) }),
-      fc.record({ minPriority: fc.integer({ min: 2, max: 4 }) }),
-    ),
-    { nil: undefined },
+const issueFilter = fc.option(
+  fc.oneof(
+    fc.record({ status: fc.constantFrom(...STATUSES) }),
+    fc.record({ minPriority: fc.integer({ min: 2, max: 4 }) }),
   ),
-});
+  { nil: undefined },
+);
+
+export const watchPlan: fc.Arbitrary<WatchPlan> = fc.oneof(
+  {
+    weight: 2,
+    arbitrary: fc.record({ principal: principalPlan, resource: fc.constant('issues' as const), filter: issueFilter }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      principal: principalPlan,
+      resource: fc.constant('users' as const),
+      filter: fc.option(fc.record({ role: fc.constantFrom(...ROLES) }), { nil: undefined }),
+    }),
+  },
+);
 
 export interface WritePlan {
   readonly principal: PrincipalPlan;
@@ -67,6 +78,7 @@ function matches(plan: WatchPlan, record: Json | undefined): boolean {
   const { filter } = plan;
   if (filter?.status !== undefined && record.status !== filter.status) return false;
   if (filter?.minPriority !== undefined && (record.priority as number) < filter.minPriority) return false;
+  if (filter?.role !== undefined && record.role !== filter.role) return false;
   return true;
 }
 
@@ -77,7 +89,9 @@ export function streamPath(plan: WatchPlan): string {
     ? `?filter[status]=${filter.status}`
     : filter?.minPriority
       ? `?filter[priority][gte]=${filter.minPriority}`
-      : '';
+      : filter?.role
+        ? `?filter[role]=${filter.role}`
+        : '';
   return `/${plan.resource}/events${query}`;
 }
 

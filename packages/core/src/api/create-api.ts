@@ -71,7 +71,7 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
       );
     }
   }
-  const live = liveEvents(options.live, resources.all);
+  const live = liveEvents(options.live, resources.all, logError);
   if (live) resources.live = live;
   // Without a resource anonymous callers may use, a request without credentials is a 401 before routing.
   const anonymousAnywhere = resources.all.some((self) => ACTION_NAMES.some((action) => self.access.anonymous(action)));

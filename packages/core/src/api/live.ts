@@ -1,5 +1,6 @@
 import { credentialsExpiry } from '../http/bearer-jwt.js';
 import type { EventStream } from '../http/event-stream.js';
+import type { ErrorLogger } from '../http/problem.js';
 import type { LiveEvents } from '../resource/events.js';
 import type { MountedResource } from '../resource/link.js';
 import { LiveHub } from '../resource/live-hub.js';
@@ -14,6 +15,7 @@ import type { LiveOptions } from './api-options.js';
 export function liveEvents(
   options: LiveOptions | undefined,
   all: readonly MountedResource[],
+  logError: ErrorLogger,
 ): (LiveEvents & { close(): void }) | undefined {
   if (!all.some((self) => self.compiled.enabled.has('events'))) return undefined;
   const hubs = new Map<Store, LiveHub>();
@@ -44,6 +46,7 @@ export function liveEvents(
     heartbeatMs: options?.heartbeatMs ?? 15_000,
     bufferLimit: options?.bufferLimit ?? 65_536,
     open,
+    report: (error, ctx) => logError(error, { method: 'GET', path: ctx.request.path, status: 500 }),
     close() {
       for (const stream of [...open]) stream.end();
       for (const hub of hubs.values()) hub.close();

@@ -19,8 +19,10 @@ export interface LiveEvents {
   readonly maxStreams: number;
   readonly heartbeatMs: number;
   readonly bufferLimit: number;
-  /** The streams open now, each ended by `closeAll`. */
+  /** The streams open now, each ended when the API closes. */
   readonly open: Set<EventStream>;
+  /** Logs what ended a stream unexpectedly (a render step that threw, a store that failed a look-up). */
+  report(error: unknown, ctx: Context): void;
 }
 
 const ACCEPTS = /(?:^|,)\s*(?:text\/event-stream|text\/\*|\*\/\*)\s*(?:;|,|$)/i;
@@ -44,7 +46,8 @@ export async function eventsStep(ctx: Context, request: NeutralRequest): Promise
   if (!live || !self) throw new TypeError(`${ctx.resource.name}: live events need an API (createApi)`);
   Object.assign(ctx.headers, {
     'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-store',
+    // No proxy may cache, transform (compress) or buffer the stream.
+    'Cache-Control': 'no-store, no-transform',
     'X-Accel-Buffering': 'no',
   });
   if (request.method === 'HEAD') return;
@@ -74,7 +77,11 @@ export async function eventsStep(ctx: Context, request: NeutralRequest): Promise
     (timer as { unref?: () => void }).unref?.();
   }
   const lookup = (name: string) => live.collectionNamed(self.store, name);
-  const subscriber = new EventSubscriber(ctx, stream, epoch, [...query.where, ...ctx.where], ctx.where, lookup);
+  const failed = (error: unknown) => {
+    live.report(error, ctx);
+    stream.end(false); // the client reconnects with Last-Event-ID
+  };
+  const subscriber = new EventSubscriber(ctx, stream, epoch, [...query.where, ...ctx.where], ctx.where, lookup, failed);
   stream.send('retry: 1000\n\n');
   stop = await hub.subscribe(subscriber, positionOf(request.headers['last-event-id'], epoch));
   if (stream.ended) stop();
@@ -108,6 +115,7 @@ class EventSubscriber implements LiveSubscriber {
     filtered: readonly Condition[],
     visible: readonly Condition[],
     lookup: (name: string) => Collection | undefined,
+    private readonly failed: (error: unknown) => void,
   ) {
     const schema = ctx.mounted?.self.schema ?? ctx.compiled.schema;
     this.collection = schema.name;
@@ -121,14 +129,17 @@ class EventSubscriber implements LiveSubscriber {
     if (this.stream.ended) return;
     // Events leave in commit order: one waiting for a look-up holds back those after it.
     const run = () => this.handle(change);
-    const pending = this.tail ? this.tail.then(run) : run();
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.tail ? this.tail.then(run) : run();
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
     if (!pending) return;
-    const tail: Promise<void> = pending.then(
-      () => {
-        if (this.tail === tail) this.tail = undefined;
-      },
-      () => this.stream.end(false), // the client reconnects with Last-Event-ID
-    );
+    const tail: Promise<void> = pending.then(() => {
+      if (this.tail === tail) this.tail = undefined;
+    }, this.failed);
     this.tail = tail;
   }
 

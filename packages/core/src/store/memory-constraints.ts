@@ -154,7 +154,11 @@ export function destroyWithReferences(tables: Tables, table: MemoryTable, record
  * The records of live collections whose set of ids (`labelIds`) loses an id as join records are
  * destroyed, and that stay: each with what it held before.
  */
-function liveOwners(tables: Tables, order: readonly { table: MemoryTable; record: StoredRecord }[], doomed: ReadonlySet<StoredRecord>) {
+function liveOwners(
+  tables: Tables,
+  order: readonly { table: MemoryTable; record: StoredRecord }[],
+  doomed: ReadonlySet<StoredRecord>,
+) {
   const found = new Map<StoredRecord, { table: MemoryTable; record: StoredRecord; before: StoredRecord }>();
   for (const { table: join, record: row } of order) {
     for (const { table, set } of tables.setOwners(join.schema.name)) {
