@@ -8,7 +8,13 @@ import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient } from '../
 
 /** The target of a path of the `books` resource. */
 const targetOf = (path: string) =>
-  path === '/api/books' ? 'collection' : path === '/api/books/stats' ? 'stats' : 'member';
+  path === '/api/books'
+    ? 'collection'
+    : path === '/api/books/stats'
+      ? 'stats'
+      : path === '/api/books/events'
+        ? 'events'
+        : 'member';
 
 describe('the client agrees with the server on the contract', () => {
   it('knows exactly the problem codes of PROBLEM_STATUS', () => {
@@ -45,6 +51,10 @@ describe('the client agrees with the server on the contract', () => {
       const spec = ACTIONS.find((action) => action.method === method && action.target === targetOf(path));
       if (spec?.status === 204) return new Response(null, { status: 204 });
       const record = { id: 7, name: 'Dune' };
+      if (path === '/api/books/events') {
+        const stream = `retry: 1000\n\nid: 1-1\nevent: created\ndata: ${JSON.stringify({ book: record })}\n\n`;
+        return new Response(stream, { status: spec?.status ?? 500, headers: { 'content-type': 'text/event-stream' } });
+      }
       const body =
         path === '/api/books/stats'
           ? { stats: [{ count: 1 }] }
@@ -64,6 +74,15 @@ describe('the client agrees with the server on the contract', () => {
       show: () => books.show(7),
       index: () => books.index(),
       stats: () => books.stats(),
+      // The first event of the stream, then closed.
+      events: () =>
+        new Promise((resolve, reject) => {
+          const watch = books.watch({}, (event) => {
+            watch.close();
+            resolve(event);
+          });
+          watch.done.catch(reject);
+        }),
     } satisfies Record<(typeof ACTIONS)[number]['name'], () => Promise<unknown>>;
     for (const action of ACTIONS) {
       sent.length = 0;
@@ -71,7 +90,12 @@ describe('the client agrees with the server on the contract', () => {
         () => 'answered',
         (error: unknown) => String(error),
       );
-      const path = { collection: '/api/books', member: '/api/books/7', stats: '/api/books/stats' }[action.target];
+      const path = {
+        collection: '/api/books',
+        member: '/api/books/7',
+        stats: '/api/books/stats',
+        events: '/api/books/events',
+      }[action.target];
       expect(sent, action.name).toEqual([`${action.method} ${path}`]);
       expect(outcome, `${action.name} reads a ${action.status} success`).toBe('answered');
     }
