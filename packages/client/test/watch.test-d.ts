@@ -16,7 +16,6 @@ class Issue {
   @IsIn(['open', 'done']) status!: 'open' | 'done';
   @IsInt() projectId!: number;
 }
-const projects = defineResource({ name: 'project', model: Project });
 const issues = defineResource({
   name: 'issue',
   model: Issue,
