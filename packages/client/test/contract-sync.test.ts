@@ -1,10 +1,13 @@
 // The client writes out its own copy of the contract (it depends on nothing at run time); these
 // tests fail as soon as that copy and the server's (`@resourcery/core/adapter`) disagree.
+import 'reflect-metadata';
+import { defineResource, openApiDocument } from '@resourcery/core';
 import { ACTIONS, BULK_ACTIONS, PROBLEM_STATUS, pluralize as serverPlural } from '@resourcery/core/adapter';
+import { IsString } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
-import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient } from '../src/index.js';
+import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient, WATCH_EVENT_TYPES } from '../src/index.js';
 
 /** The target of a path of the `books` resource. */
 const targetOf = (path: string) =>
@@ -33,6 +36,17 @@ describe('the client agrees with the server on the contract', () => {
 
   it('keeps its own code for a non-problem answer out of the server codes', () => {
     expect(Object.keys(PROBLEM_STATUS)).not.toContain('unexpected_response');
+  });
+
+  it('knows the event types of a live stream, as the server documents them', () => {
+    class Note {
+      @IsString() text!: string;
+    }
+    const notes = defineResource({ name: 'note', model: Note, live: true });
+    // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
+    const document: any = openApiDocument([notes]);
+    const stream = document.paths['/notes/events'].get.responses['200'].content['text/event-stream'];
+    expect([...WATCH_EVENT_TYPES].sort()).toEqual(Object.keys(stream['x-events']).sort());
   });
 
   it('has the action table of ACTIONS: method, collection or member, success status', () => {
