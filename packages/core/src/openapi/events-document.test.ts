@@ -33,9 +33,12 @@ const operation = document.paths['/tasks/events']?.get;
 function eventsOf(text: string): { event: string; data: unknown }[] {
   return text
     .split('\n\n')
-    .map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line])))
-    .filter((fields) => fields.event !== undefined)
-    .map((fields) => ({ event: fields.event.slice(7), data: JSON.parse(fields.data.slice(6)) }));
+    .map((block) => new Map(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line])))
+    .filter((fields) => fields.has('event'))
+    .map((fields) => ({
+      event: String(fields.get('event')).slice(7),
+      data: JSON.parse(String(fields.get('data')).slice(6)),
+    }));
 }
 
 describe('the live events operation', () => {
