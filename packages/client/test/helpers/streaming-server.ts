@@ -16,12 +16,26 @@ export interface StreamingTarget extends HttpSuiteTarget {
   dropStreams(): void;
 }
 
-/** Serves `api` at `/api` on a free port of 127.0.0.1, streaming its event streams. */
-export async function serveStreaming(api: Api): Promise<StreamingTarget> {
+/** A file served beside the API (a page, a script), by its path. */
+export interface ServedFile {
+  readonly type: string;
+  readonly body: string;
+}
+
+/**
+ * Serves `api` at `/api` on a free port of 127.0.0.1, streaming its event streams, and `files`
+ * at their paths (a page and the scripts it loads, from the API's origin).
+ */
+export async function serveStreaming(api: Api, files: Record<string, ServedFile> = {}): Promise<StreamingTarget> {
   const eventRequests: Record<string, string | undefined>[] = [];
   const open = new Set<ServerResponse>();
   const listener = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const file = files[url.pathname];
+    if (file) {
+      res.writeHead(200, { 'content-type': file.type }).end(file.body);
+      return;
+    }
     const headers: Record<string, string | undefined> = {};
     for (const [key, value] of Object.entries(req.headers)) {
       headers[key] = Array.isArray(value) ? value.join(', ') : value;
