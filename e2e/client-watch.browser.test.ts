@@ -3,8 +3,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createApi, defineResource, memoryStore, type Principal } from '@resourcery/core';
+import { bearerJwt, createApi, defineResource, memoryStore } from '@resourcery/core';
 import { IsString, Length } from 'class-validator';
+import { SignJWT } from 'jose';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StreamingTarget, serveStreaming } from '../packages/client/test/helpers/streaming-server.js';
@@ -13,7 +14,8 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../test-support/chro
 // The built client (packages/client/dist, as users install it) in a real headless Chromium:
 // `watch` reads the live events of a server with fetch and a bearer token (which EventSource
 // cannot send), sees a record created through the API, and resumes with Last-Event-ID after the
-// server ends the stream.
+// server ends the stream. And the other way: a plain EventSource with the token in a cookie
+// (bearerJwt's `cookie` option).
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const available = chromiumAvailable('the client watch');
@@ -23,9 +25,16 @@ class Book {
   @IsString() author!: string;
 }
 const books = defineResource({ name: 'book', model: Book, live: true });
-const TOKEN = 'browser-token';
-const authenticate = (request: { headers: Record<string, string | undefined> }): Principal | undefined =>
-  request.headers.authorization === `Bearer ${TOKEN}` ? ({ sub: 1 } as Principal) : undefined;
+const SECRET = 'browser-tests-secret-of-enough-length';
+const TOKEN = await new SignJWT({})
+  .setProtectedHeader({ alg: 'HS256' })
+  .setSubject('1')
+  .sign(new TextEncoder().encode(SECRET));
+const authenticate = bearerJwt({
+  secret: SECRET,
+  cookie: 'session',
+  principal: (claims) => ({ sub: Number(claims.sub), org: 1, role: 'admin' }),
+});
 
 /** The page's script: a watch whose events, openings and errors it keeps on `window`. */
 const PAGE = `<!doctype html><title>watch</title><script type="module">
@@ -100,5 +109,26 @@ describe.runIf(available)('the client watch in Chromium', () => {
     await page.evaluate(() => (window as unknown as { watch: { close(): void } }).watch.close());
     await expect.poll(() => target.openStreams()).toBe(0);
     expect(problems).toEqual([]);
+  });
+
+  it("an EventSource, which sends no header, authenticates with bearerJwt's cookie", async () => {
+    const origin = new URL(target.baseUrl).origin;
+    await page
+      .context()
+      .addCookies([{ name: 'session', value: TOKEN, url: origin, httpOnly: true, sameSite: 'Strict' }]);
+    await page.evaluate(() => {
+      const source = new EventSource('/api/books/events');
+      const names: string[] = [];
+      Object.assign(window, { source, names });
+      source.addEventListener('open', () => names.push('open'));
+      source.addEventListener('created', (event) => names.push(JSON.parse(event.data).book.name));
+    });
+    const names = () => page.evaluate(() => (window as unknown as { names: string[] }).names);
+    await expect.poll(names, { timeout: 10_000 }).toEqual(['open']);
+    expect(target.eventRequests.at(-1)?.authorization).toBeUndefined();
+    expect((await create({ name: 'Children of Dune', author: 'Frank Herbert' })).status).toBe(200);
+    await expect.poll(names, { timeout: 10_000 }).toEqual(['open', 'Children of Dune']);
+    await page.evaluate(() => (window as unknown as { source: EventSource }).source.close());
+    await expect.poll(() => target.openStreams()).toBe(0);
   });
 });
