@@ -108,8 +108,9 @@ export function watchStream<T, Id>(
   const controller = new AbortController();
   const stopped = controller.signal;
   const { signal } = options;
-  if (signal?.aborted) controller.abort();
-  else signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const abort = () => controller.abort();
+  if (signal?.aborted) abort();
+  else signal?.addEventListener('abort', abort, { once: true });
   const fail = (error: unknown) => options.onError?.(error);
   let retry = 1000;
   let failures = 0;
@@ -194,7 +195,7 @@ export function watchStream<T, Id>(
     }
   }
 
-  const done = run();
+  const done = run().finally(() => signal?.removeEventListener('abort', abort));
   done.catch(() => {}); // awaiting `done` still sees the rejection; not awaiting it is no unhandled one
   return {
     close: () => controller.abort(),

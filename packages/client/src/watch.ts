@@ -67,7 +67,7 @@ export function watchMethod<R extends ResourceLike, T>(client: WatchClient): Wat
     const open = async (extra: Record<string, string>, signal: AbortSignal) => {
       const headers = await client.headersOf(call);
       for (const [key, value] of Object.entries(extra)) headers.set(key, value);
-      return client.send(target, { method: 'GET', headers, signal, cache: 'no-store' });
+      return client.send(target, { method: 'GET', headers, signal });
     };
     return watchStream({ name: client.name, open }, onEvent, call);
   };
