@@ -1,45 +1,13 @@
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { memoryStore } from '@resourcery/core';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../../../test-support/chromium.js';
 import { createApp } from '../src/app.js';
 
-// The docs page in a real headless Chromium (Debian's `chromium` package). CI installs it
-// (.ci/run) and must run this test; elsewhere a missing browser skips it with one line.
-// CHROMIUM_PATH names the browser; else the first of these names found on the PATH.
-const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-const CHROMIUM =
-  process.env.CHROMIUM_PATH ||
-  (process.env.PATH ?? '')
-    .split(delimiter)
-    .flatMap((folder) => NAMES.map((name) => join(folder, name)))
-    .find((candidate) => existsSync(candidate)) ||
-  '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
-const required = process.env.CI === 'true';
-if (!available && !required) {
-  console.warn(`docs page browser test skipped: no ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-}
-
-if (!available && required) {
-  it('has Chromium to test the docs page with (CI=true)', () => {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), or set CHROMIUM_PATH`,
-    );
-  });
-}
+// The docs page in a real headless Chromium (test-support/chromium.ts says which, and when a
+// missing one skips the test).
+const available = chromiumAvailable('the docs page');
 
 describe.runIf(available)('the docs page in Chromium', () => {
   let target: HttpSuiteTarget;
@@ -61,7 +29,7 @@ describe.runIf(available)('the docs page in Chromium', () => {
       });
       expect(created.status).toBe(200);
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     page = await browser.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);

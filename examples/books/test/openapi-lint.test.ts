@@ -9,7 +9,7 @@ import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { notes } from '../../../docs/examples/notes-hooks.js';
 import { bearerOpenApi, books as ownedBooks } from '../../../docs/examples/owned-books.js';
-import { accessApi } from '../../../test-support/access-resources.js';
+import { accessApi, Issue } from '../../../test-support/access-resources.js';
 import { library } from '../../../test-support/library-resources.js';
 import { createApp } from '../src/app.js';
 
@@ -114,6 +114,26 @@ describe('redocly lint (recommended-strict)', () => {
     });
     expect(document.components.securitySchemes).toHaveProperty('bearer');
     expect(await lint('access', document)).toEqual([]);
+  }, 60_000);
+
+  it('finds nothing in the document of live events (text/event-stream with x-events, 406, 503)', async () => {
+    const issues = defineResource({
+      name: 'issue',
+      model: Issue,
+      live: true,
+      archive: 'archivedAt',
+      search: ['title'],
+      access: { destroy: ['admin'] },
+    });
+    const document = openApiDocument([issues], {
+      ...accessApi,
+      title: 'Live',
+      version: '1.0.0',
+      basePath: '/api',
+      license: { name: 'MIT', identifier: 'MIT' },
+    });
+    expect(Object.keys(document.paths)).toContain('/issues/events');
+    expect(await lint('live', document)).toEqual([]);
   }, 60_000);
 
   it('finds nothing in the document of a read-only resource', async () => {

@@ -12,7 +12,8 @@ export const CLIENT_ACTIONS = Object.freeze({
   show: { method: 'GET', target: 'member', status: 200 },
   index: { method: 'GET', target: 'collection', status: 200 },
   stats: { method: 'GET', target: 'stats', status: 200 },
+  events: { method: 'GET', target: 'events', status: 200 },
 } as const);
 
-/** The actions a client calls (`stats` only on a resource that serves statistics). */
+/** The actions a client calls (`stats` and `events` only on a resource that serves them). */
 export type ClientAction = keyof typeof CLIENT_ACTIONS;

@@ -2,7 +2,8 @@
 // dependency: the types are read from the resource declaration with `import type`.
 
 export type { BulkMethods, UpdateEntry, UpsertInput } from './bulk.js';
-export { etagOf } from './etags.js';
+export { etagOf, type ShowOptions, type WriteOptions } from './etags.js';
+export { EventStreamParser, type StreamMessage, type StreamParserHandlers } from './event-stream-parser.js';
 export type {
   EachMethod,
   IdOfResource,
@@ -32,13 +33,7 @@ export type {
   TextOperators,
   WithFields,
 } from './query-types.js';
-export {
-  type ClientOptions,
-  type ResourceClient,
-  resourceClient,
-  type ShowOptions,
-  type WriteOptions,
-} from './resource-client.js';
+export { type ClientOptions, type ResourceClient, resourceClient } from './resource-client.js';
 export { PROBLEM_CODES, type Problem, type ProblemCode, ResourceError } from './resource-error.js';
 export { type StatsEntry, type StatsMethod, type StatsParams, statsQueryString } from './stats.js';
 export type {
@@ -56,3 +51,5 @@ export type {
   ResourceType,
   SortKey,
 } from './types.js';
+export type { WatchMethod, WatchParams } from './watch.js';
+export { WATCH_EVENT_TYPES, type Watch, type WatchEvent, type WatchOptions } from './watch-stream.js';

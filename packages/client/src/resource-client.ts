@@ -1,6 +1,6 @@
 import { CLIENT_ACTIONS, type ClientAction } from './actions.js';
 import { type BulkMethods, bulkMethods } from './bulk.js';
-import { etags, tagOf } from './etags.js';
+import { etags, type ShowOptions, tagOf, type WriteOptions } from './etags.js';
 import type { EachMethod, IdOfResource, IndexMethod, ResourceRecord, ShowMethod } from './include.js';
 import type { CreateInput, DefaultedKey, UpdateInput } from './inputs.js';
 import { eachRecord, indexResult } from './paging.js';
@@ -9,6 +9,7 @@ import { indexQueryString, type RawIndexParams } from './query-string.js';
 import { ResourceError } from './resource-error.js';
 import { type StatsMethod, statsQueryString } from './stats.js';
 import type { CallOptions, ModelOf, ResourceLike } from './types.js';
+import { type WatchMethod, watchMethod } from './watch.js';
 
 /**
  * Options of {@link resourceClient}. `name` must be the resource's declared name; `plural` is
@@ -37,38 +38,6 @@ export type ClientOptions<R extends ResourceLike> = {
    */
   token?: string | (() => string | undefined | Promise<string | undefined>);
 } & (string extends R['plural'] ? { plural?: string } : { plural: R['plural'] });
-
-/**
- * Options of a `show`: `ifNoneMatch` is a copy of the record you hold (from `show`, `create` or
- * `update`); its ETag goes in `If-None-Match`, and when the record has not changed since (a
- * `304 Not Modified`) `show` answers that same copy, without a body to download.
- *
- * @example
- * ```ts
- * const book = await books.show(7, { ifNoneMatch: cached }); // `cached` itself when unchanged
- * ```
- */
-export interface ShowOptions<T = object> extends CallOptions {
-  ifNoneMatch?: T;
-  /** `true`: the record even when it is archived, on a resource declared with `archive` (`archived=true`). */
-  archived?: boolean;
-}
-
-/**
- * Options of an `update` or a `destroy`: `ifMatch` (a record from `show`, `create` or `update`,
- * or an ETag) sends `If-Match`, so that the write happens only if the record still has that
- * version; else a {@link ResourceError} 412 `precondition_failed`: someone changed it since you
- * read it. A record whose ETag is not known (one of an index) throws a `TypeError` rather than
- * write unchecked.
- *
- * @example
- * ```ts
- * await books.update(book.id, { name: 'Dune Messiah' }, { ifMatch: book });
- * ```
- */
-export interface WriteOptions<T = object> extends CallOptions {
-  ifMatch?: T | string;
-}
 
 /**
  * The five actions of one resource over HTTP, `restore` (an update that brings back an archived
@@ -104,6 +73,12 @@ export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> e
   restore(id: IdOfResource<R>, field: keyof ModelOf<R> & string, options?: WriteOptions<T>): Promise<T>;
   /** Statistics (`GET /<plural>/stats`, on a resource declaring `stats`): one entry per group. */
   stats: StatsMethod<ModelOf<R>>;
+  /**
+   * Live events (`GET /<plural>/events`, on a resource declared `live: true`): calls `onEvent`
+   * with each change of a record you may see that the filters keep, reconnecting with
+   * `Last-Event-ID` until `close()`; see {@link WatchEvent} and {@link Watch}.
+   */
+  watch: WatchMethod<R, T>;
 }
 
 /**
@@ -121,6 +96,8 @@ export interface ResourceClient<R extends ResourceLike, T = ResourceRecord<R>> e
  * await client.destroy(dune.id);
  * // On a resource declared with `archive: 'archivedAt'`, destroy archives; this brings it back:
  * await client.restore(dune.id, 'archivedAt');
+ * // On a resource declared `live: true`: each change as it is committed, until `close()`.
+ * const watch = client.watch({ filter: { author: 'Frank Herbert' } }, (event) => console.log(event.type));
  * ```
  */
 export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
@@ -132,6 +109,18 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
   const url = `${base}/${encodeURIComponent(options.path ?? plural)}`;
   // A browser's `fetch` must be called unbound from `window`, never as a method of another object.
   const send = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+
+  /** The headers of every request: the client's, its token's, and the call's own. */
+  async function headersOf(call: CallOptions): Promise<Headers> {
+    const shared = typeof options.headers === 'function' ? await options.headers() : options.headers;
+    const headers = new Headers(shared);
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    new Headers(call.headers).forEach((value, key) => {
+      headers.set(key, value);
+    });
+    return headers;
+  }
 
   /** Sends one action's request (its method from the action table) to `target`. */
   async function request(
@@ -147,13 +136,7 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
       throw new TypeError(`${action}: ifMatch has no ETag; pass a record from show, create or update, or an ETag`);
     }
     const ifNoneMatch = tagOf(call.ifNoneMatch);
-    const shared = typeof options.headers === 'function' ? await options.headers() : options.headers;
-    const headers = new Headers(shared);
-    const token = typeof options.token === 'function' ? await options.token() : options.token;
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    new Headers(call.headers).forEach((value, key) => {
-      headers.set(key, value);
-    });
+    const headers = await headersOf(call);
     if (!headers.has('accept')) headers.set('accept', 'application/json, application/problem+json');
     if (body !== undefined) headers.set('content-type', 'application/json');
     if (ifMatch !== undefined) headers.set('if-match', ifMatch);
@@ -186,7 +169,11 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
   /** The URL of an action: the collection's, or the member's (`id`) for a member action. */
   const urlOf = (action: ClientAction, id?: unknown) => {
     const { target } = CLIENT_ACTIONS[action];
-    return target === 'member' ? `${url}/${encodeURIComponent(String(id))}` : target === 'stats' ? `${url}/stats` : url;
+    return target === 'member'
+      ? `${url}/${encodeURIComponent(String(id))}`
+      : target === 'collection'
+        ? url
+        : `${url}/${target}`;
   };
   /** The record of a member answer (typed as the call's signature says), its ETag kept for {@link etagOf}. */
   const record = async <V = T>(response: Response) => {
@@ -232,6 +219,7 @@ export function resourceClient<R extends ResourceLike, T = ResourceRecord<R>>(
       const response = await request('stats', query ? `${urlOf('stats')}?${query}` : urlOf('stats'), call);
       return (await list(response, 'stats')) as never;
     },
+    watch: watchMethod<R, T>({ url: urlOf('events'), name, headersOf, send }),
     ...bulkMethods<R, T>({ url, name, plural, send: request, list, record }),
   };
   return client;

@@ -1,14 +1,23 @@
 // The client writes out its own copy of the contract (it depends on nothing at run time); these
 // tests fail as soon as that copy and the server's (`@resourcery/core/adapter`) disagree.
+import 'reflect-metadata';
+import { defineResource, openApiDocument } from '@resourcery/core';
 import { ACTIONS, BULK_ACTIONS, PROBLEM_STATUS, pluralize as serverPlural } from '@resourcery/core/adapter';
+import { IsString } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ACTIONS } from '../src/actions.js';
-import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient } from '../src/index.js';
+import { PROBLEM_CODES, pluralize, type ResourceType, resourceClient, WATCH_EVENT_TYPES } from '../src/index.js';
 
 /** The target of a path of the `books` resource. */
 const targetOf = (path: string) =>
-  path === '/api/books' ? 'collection' : path === '/api/books/stats' ? 'stats' : 'member';
+  path === '/api/books'
+    ? 'collection'
+    : path === '/api/books/stats'
+      ? 'stats'
+      : path === '/api/books/events'
+        ? 'events'
+        : 'member';
 
 describe('the client agrees with the server on the contract', () => {
   it('knows exactly the problem codes of PROBLEM_STATUS', () => {
@@ -29,6 +38,17 @@ describe('the client agrees with the server on the contract', () => {
     expect(Object.keys(PROBLEM_STATUS)).not.toContain('unexpected_response');
   });
 
+  it('knows the event types of a live stream, as the server documents them', () => {
+    class Note {
+      @IsString() text!: string;
+    }
+    const notes = defineResource({ name: 'note', model: Note, live: true });
+    // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
+    const document: any = openApiDocument([notes]);
+    const stream = document.paths['/notes/events'].get.responses['200'].content['text/event-stream'];
+    expect([...WATCH_EVENT_TYPES].sort()).toEqual(Object.keys(stream['x-events']).sort());
+  });
+
   it('has the action table of ACTIONS: method, collection or member, success status', () => {
     const server = Object.fromEntries(
       ACTIONS.map(({ name, method, target, status }) => [name, { method, target, status }]),
@@ -45,6 +65,10 @@ describe('the client agrees with the server on the contract', () => {
       const spec = ACTIONS.find((action) => action.method === method && action.target === targetOf(path));
       if (spec?.status === 204) return new Response(null, { status: 204 });
       const record = { id: 7, name: 'Dune' };
+      if (path === '/api/books/events') {
+        const stream = `retry: 1000\n\nid: 1-1\nevent: created\ndata: ${JSON.stringify({ book: record })}\n\n`;
+        return new Response(stream, { status: spec?.status ?? 500, headers: { 'content-type': 'text/event-stream' } });
+      }
       const body =
         path === '/api/books/stats'
           ? { stats: [{ count: 1 }] }
@@ -64,6 +88,15 @@ describe('the client agrees with the server on the contract', () => {
       show: () => books.show(7),
       index: () => books.index(),
       stats: () => books.stats(),
+      // The first event of the stream, then closed.
+      events: () =>
+        new Promise((resolve, reject) => {
+          const watch = books.watch({}, (event) => {
+            watch.close();
+            resolve(event);
+          });
+          watch.done.catch(reject);
+        }),
     } satisfies Record<(typeof ACTIONS)[number]['name'], () => Promise<unknown>>;
     for (const action of ACTIONS) {
       sent.length = 0;
@@ -71,7 +104,12 @@ describe('the client agrees with the server on the contract', () => {
         () => 'answered',
         (error: unknown) => String(error),
       );
-      const path = { collection: '/api/books', member: '/api/books/7', stats: '/api/books/stats' }[action.target];
+      const path = {
+        collection: '/api/books',
+        member: '/api/books/7',
+        stats: '/api/books/stats',
+        events: '/api/books/events',
+      }[action.target];
       expect(sent, action.name).toEqual([`${action.method} ${path}`]);
       expect(outcome, `${action.name} reads a ${action.status} success`).toBe('answered');
     }

@@ -32,6 +32,13 @@ export interface BearerJwtOptions {
    * missing or malformed: the request is then a 401.
    */
   readonly principal: (claims: JWTPayload) => Principal | undefined;
+  /**
+   * The name of a cookie holding the token, read when a `GET` or `HEAD` has no `Authorization`
+   * header: for a browser's `EventSource`, which cannot send headers (live events). Writes still
+   * need the header, so a form of another site cannot write with the cookie; set it `HttpOnly;
+   * Secure; SameSite=Strict`.
+   */
+  readonly cookie?: string;
 }
 
 const CHALLENGE = 'Bearer';
@@ -57,9 +64,9 @@ function refusal(error: unknown): UnauthorizedError | ServiceUnavailableError {
 /**
  * Authentication by a bearer JSON Web Token (RFC 6750, RFC 7519), verified with `jose`: the
  * signature (HS256 with a secret, or the keys of a JWKS URL), `exp` and `nbf`, and the issuer
- * and audience when given. No `Authorization` header is an anonymous caller; anything else that
- * is not a valid token, or claims `principal` does not accept, is a 401 problem with
- * `WWW-Authenticate: Bearer`.
+ * and audience when given. No `Authorization` header (nor, with `cookie`, that cookie on a read)
+ * is an anonymous caller; anything else that is not a valid token, or claims `principal` does not
+ * accept, is a 401 problem with `WWW-Authenticate: Bearer`.
  *
  * @example
  * ```ts
@@ -93,12 +100,19 @@ export function bearerJwt(options: BearerJwtOptions): Authenticate {
   };
   return async (request) => {
     const header = request.headers.authorization;
-    if (header === undefined || header === '') return undefined;
-    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
-    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
+    let token: string | undefined;
+    if (header === undefined || header === '') {
+      const reads = request.method === 'GET' || request.method === 'HEAD';
+      token = options.cookie && reads ? cookieValue(request.headers.cookie, options.cookie) : undefined;
+      if (token === undefined || token === '') return undefined;
+    } else {
+      const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
+      if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_request');
+      token = match[1] as string;
+    }
     let claims: JWTPayload;
     try {
-      ({ payload: claims } = await jwtVerify(match[1] as string, key as Uint8Array, verifyOptions));
+      ({ payload: claims } = await jwtVerify(token, key as Uint8Array, verifyOptions));
     } catch (error) {
       throw refusal(error);
     }
@@ -114,6 +128,22 @@ export function bearerJwt(options: BearerJwtOptions): Authenticate {
     if (typeof claims.exp === 'number') EXPIRY.set(request, claims.exp * 1000);
     return principal;
   };
+}
+
+/** The value of the cookie `name` in a `Cookie` header (percent-decoded), if it is there. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at !== -1 && pair.slice(0, at).trim() === name) {
+      const value = pair.slice(at + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return value;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** When the token each request authenticated with expires (epoch milliseconds). */

@@ -59,13 +59,17 @@ function operationsOf(compiled: CompiledResource, items: Record<string, Record<s
 }
 
 /** The `archived` parameter of index, show, update and statistics, on a resource that archives instead of deleting. */
-function archivedParameter(compiled: CompiledResource, action: 'index' | 'show' | 'update' | 'stats'): JsonSchema {
+function archivedParameter(
+  compiled: CompiledResource,
+  action: 'index' | 'show' | 'update' | 'stats' | 'events',
+): JsonSchema {
   const { name, plural } = compiled.resource;
   const field = compiled.archive as string;
   const descriptions = {
     index: `\`true\` lists the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then lists only them). By default they are left out.`,
     show: `\`true\` shows the ${name} even when it is archived (destroyed: \`${field}\` set); by default an archived ${name} is 404.`,
     stats: `\`true\` counts the archived ${plural} too (those destroyed: \`${field}\` set; \`filter[${field}][null]=false\` then counts only them). By default they are left out.`,
+    events: `\`true\` sends the changes of the archived ${plural} too (an archive is then an \`updated\` event); by default archiving a ${name} sends \`destroyed\` and an archived ${name}'s changes are not sent.`,
     update: `\`true\` finds the ${name} even when it is archived (by default an archived ${name} is 404): to change it where it is (it stays archived), or to restore it by sending \`{"${field}": null}\`.`,
   };
   return {
@@ -144,7 +148,8 @@ export function describeOperationAccess(
     } else if (mayRefuse(compiled, action)) {
       addProblems(operation, forbidden);
     }
-    const archived = action === 'index' || action === 'show' || action === 'update' || action === 'stats';
+    const archived =
+      action === 'index' || action === 'show' || action === 'update' || action === 'stats' || action === 'events';
     if (compiled.archive && archived && !many) {
       addParameter(operation, archivedParameter(compiled, action));
       addProblems(operation, 'BadRequest');
@@ -160,6 +165,6 @@ export function describeOperationAccess(
         ? `The ${plural} were archived`
         : `The ${name} was archived`;
     }
-    if (action === 'index' || action === 'show' || action === 'stats') noteReadRules(compiled, operation, relations);
+    if (ruleOf(action) === 'read') noteReadRules(compiled, operation, relations);
   }
 }

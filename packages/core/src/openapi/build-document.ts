@@ -175,8 +175,8 @@ export function openApiDocument(
       schemas[names.fields] = { title: `${base} (fields)`, ...sparseRecord(compiled, built.output, included) };
     }
 
-    // Actions on several records are named after the plural: `indexIssues`, `updateIssues`.
-    const operationId = (action: string, many = action === 'index' || action === 'stats') =>
+    // Actions on several records are named after the plural: `indexIssues`, `updateIssues`, `watchIssues`.
+    const operationId = (action: string, many = action === 'index' || action === 'stats' || action === 'watch') =>
       unique(`${action}${many ? pascal(resource.plural) : base}`, operationIds);
     const links = { relations: related, referenced: referenced.has(resource) };
     const items = resourcePaths(compiled, names, operationId, links);

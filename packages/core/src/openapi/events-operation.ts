@@ -1,4 +1,6 @@
+import { HttpError } from '../errors/http-error.js';
 import type { CompiledResource } from '../resource/compile.js';
+import { problemResponse } from './problems.js';
 import { filterParameters, searchParameter } from './query-parameters.js';
 import type { DocumentedRelation } from './relations.js';
 import type { JsonSchema } from './schemas.js';
@@ -22,7 +24,7 @@ export function eventsOperation(
 ): Record<string, unknown> & { responses: Record<string, unknown> } {
   const { name, plural } = compiled.resource;
   const parameters: JsonSchema[] = filterParameters(compiled, relations);
-  const search = searchParameter(compiled, 'stats');
+  const search = searchParameter(compiled, 'events');
   if (search) parameters.push(search);
   parameters.push({
     name: 'Last-Event-ID',
@@ -48,7 +50,7 @@ export function eventsOperation(
     parameters,
     responses: {
       success: {
-        description: `The stream of events: \`id: <opaque, increasing>\`, \`event: created|updated|destroyed|reset\`, \`data: <one line of JSON>\``,
+        description: `The stream of events, a \`retry:\` line first and comment lines (\`: keep-alive\`) when idle; each event is \`id: <opaque, increasing>\`, \`event: created|updated|destroyed|reset\`, \`data: <one line of JSON>\`: its data's schema by event name is in \`x-events\``,
         content: {
           'text/event-stream': {
             schema: { type: 'string' },
@@ -62,6 +64,16 @@ export function eventsOperation(
         },
       },
       ...problems,
+      '503': problemResponse(
+        503,
+        'This process holds its most event streams (`live.maxStreams` of `createApi`), or the data store cannot be reached: reconnect after `Retry-After` seconds.',
+        new HttpError(503, 'service_unavailable', {
+          detail: 'This server holds its most event streams (5000): reconnect later',
+        }),
+        { headers: { 'Retry-After': RETRY_AFTER } },
+      ),
     },
   };
 }
+
+const RETRY_AFTER = { description: 'Seconds to wait before reconnecting', schema: { type: 'integer', minimum: 0 } };

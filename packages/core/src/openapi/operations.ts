@@ -112,7 +112,13 @@ export function resourcePaths(
     stats: () =>
       statsOperation(compiled, relations, operationId('stats'), problems('BadRequest', 'PreconditionFailed')),
     events: () =>
-      eventsOperation(compiled, relations, operationId('events'), problems('BadRequest'), ref(names.output)),
+      eventsOperation(
+        compiled,
+        relations,
+        operationId('watch'),
+        problems('BadRequest', 'NotAcceptable'),
+        ref(names.output),
+      ),
     index: () => ({
       operationId: operationId('index'),
       tags,

@@ -7,6 +7,7 @@ export const PROBLEM_RESPONSE_STATUS: Readonly<Record<ProblemResponseName, strin
   Forbidden: '403',
   BulkForbidden: '403',
   NotFound: '404',
+  NotAcceptable: '406',
   Conflict: '409',
   PreconditionFailed: '412',
   ContentTooLarge: '413',

@@ -78,7 +78,8 @@ function example(error: unknown): unknown {
   return JSON.parse(toProblemResponse(error).body as string);
 }
 
-function problemResponse(
+/** A problem response: its description, the problem schema (its status fixed) and the error's problem as the example. */
+export function problemResponse(
   status: number | undefined,
   description: string,
   error: unknown,
@@ -99,6 +100,7 @@ export type ProblemResponseName =
   | 'Unauthorized'
   | 'Forbidden'
   | 'NotFound'
+  | 'NotAcceptable'
   | 'Conflict'
   | 'PreconditionFailed'
   | 'ContentTooLarge'
@@ -147,6 +149,11 @@ export const problemResponses: Record<ProblemResponseName, JsonSchema> = {
     404,
     'No such record (an id that is not a positive integer never exists), or no such path.',
     new NotFoundError('book 7 does not exist'),
+  ),
+  NotAcceptable: problemResponse(
+    406,
+    'The operation answers only a media type the request does not accept: live events need `Accept: text/event-stream`.',
+    new HttpError(406, 'not_acceptable', { detail: 'Live events are sent as text/event-stream only' }),
   ),
   Conflict: problemResponse(
     409,

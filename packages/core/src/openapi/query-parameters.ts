@@ -160,7 +160,7 @@ export function fieldsParameter(compiled: CompiledResource): JsonSchema | undefi
 }
 
 /**
- * The `q` parameter of an index (or of its statistics) on a resource that declares `search`, else `undefined`.
+ * The `q` parameter of an index (or of its statistics, or its live events) on a resource that declares `search`, else `undefined`.
  *
  * @example
  * ```ts
@@ -169,7 +169,7 @@ export function fieldsParameter(compiled: CompiledResource): JsonSchema | undefi
  */
 export function searchParameter(
   compiled: CompiledResource,
-  action: 'index' | 'stats' = 'index',
+  action: 'index' | 'stats' | 'events' = 'index',
 ): JsonSchema | undefined {
   const fields = compiled.query.search;
   if (!fields) return undefined;
@@ -178,7 +178,7 @@ export function searchParameter(
   return {
     name: 'q',
     in: 'query',
-    description: `Search: keeps the ${plural} where every word of \`q\` begins a word of ${names} (different words may match in different fields). Words are runs of Unicode letters and digits (\`_\` and punctuation separate them); case is ignored (Unicode case folding), accents are not. ${action === 'index' ? 'Combines with the filters, `sort` and pages.' : 'Combines with the filters: the statistics count what the index would list.'} A \`q\` without a word, with more than ${SEARCH_WORDS_MAX} words or a word longer than ${SEARCH_WORD_MAX} characters is 400. A field hidden from the caller is left out of their search.`,
+    description: `Search: keeps the ${plural} where every word of \`q\` begins a word of ${names} (different words may match in different fields). Words are runs of Unicode letters and digits (\`_\` and punctuation separate them); case is ignored (Unicode case folding), accents are not. ${{ index: 'Combines with the filters, `sort` and pages.', stats: 'Combines with the filters: the statistics count what the index would list.', events: 'Combines with the filters: the stream sends the changes of what the index would list.' }[action]} A \`q\` without a word, with more than ${SEARCH_WORDS_MAX} words or a word longer than ${SEARCH_WORD_MAX} characters is 400. A field hidden from the caller is left out of their search.`,
     schema: { type: 'string', minLength: 1, examples: ['login crash'] },
   };
 }
