@@ -123,7 +123,10 @@ describe('live events', () => {
     const replay = reader(await watch('', { 'last-event-id': mark?.id as string }));
     await writes;
     const titles: string[] = [];
-    while (titles.length < 60) titles.push(((await replay.event())?.data.task as { title: string }).title);
+    while (titles.length < 60) {
+      const event = await replay.event();
+      titles.push(String((event?.data.task as { title?: string } | undefined)?.title));
+    }
     expect(titles).toEqual(Array.from({ length: 60 }, (_, n) => `T${n + 1}`));
   });
 
