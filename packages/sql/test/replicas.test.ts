@@ -69,6 +69,7 @@ describe('read replicas: a streaming replica of PostgreSQL', () => {
     beforeAll(async () => {
       await store.init([SCHEMA]);
       await items.create({ name: 'before', n: 1 });
+      await store.secret('first'); // its table, on the replica too
       await caughtUp(direct.primary.db, direct.replica.db);
       await replicaReady(store, () => items.list(ALL));
     });
@@ -95,6 +96,10 @@ describe('read replicas: a streaming replica of PostgreSQL', () => {
         expect(primary).toBeDefined();
         expect(await primary?.find(written.id, [])).toMatchObject({ name: 'after', n: 3 });
         expect(names((await items.transaction((tx) => tx.list(ALL))).records)).toEqual(['before', 'after']);
+        // A secret is made and read back on the primary.
+        const secret = await store.secret('replicated');
+        expect(secret).toHaveLength(43);
+        expect(await store.secret('replicated')).toBe(secret);
       });
       expect((store.replicaStatus()[0]?.reads ?? 0) - served).toBeGreaterThanOrEqual(4);
       // Replaying again, the replica catches up.
