@@ -48,6 +48,8 @@ export function countedStore(inner: Store, calls: Calls = new Map()): Store {
       ...(collection.reportingRetries && {
         reportingRetries: (listener) => counted(collection.reportingRetries?.(listener) ?? collection),
       }),
+      // A write action reads from the inner store's primary (read replicas) through it.
+      ...(collection.primary && { primary: () => counted(collection.primary?.() ?? collection) }),
     };
   };
   const countedTransaction = (tx: StoreTransaction): StoreTransaction => ({

@@ -72,6 +72,7 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
   transaction<T>(work: (collection: Collection<R>) => Promise<T>): Promise<T>;
   aggregate?(query: AggregateQuery): Promise<AggregateRow[]>; // optional: needed by `stats`
   reportingRetries?(listener: (retry: StoreRetry) => void): Collection<R>; // optional: a store that retries
+  primary?(): Collection<R>; // optional: a store with read replicas (a write action reads from the primary)
 }
 
 export interface StoreTransaction {

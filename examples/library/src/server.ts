@@ -15,7 +15,10 @@ function defaultDatabaseUrl(): string {
 
 const port = Number(process.env.PORT ?? 3000);
 const databaseUrl = process.env.DATABASE_URL || defaultDatabaseUrl();
-const store = databaseUrl === 'memory:' ? memoryStore() : sqlStore(databaseUrl);
+// PostgreSQL read replicas, comma-separated: reads outside transactions go to them (docs/deployment.md).
+const replicas = (process.env.DATABASE_REPLICA_URLS ?? '').split(',').filter((url) => url !== '');
+const store =
+  databaseUrl === 'memory:' ? memoryStore() : sqlStore(databaseUrl, replicas.length > 0 ? { replicas } : {});
 const app = createApp(store);
 
 try {

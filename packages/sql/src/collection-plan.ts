@@ -1,6 +1,7 @@
 import {
   type CollectionSchema,
   type Condition,
+  ConstraintViolation,
   type Id,
   type ListQuery,
   type Order,
@@ -22,6 +23,7 @@ import type { SqlDialectSpec } from './dialects/dialect.js';
 import { FilterSql } from './filter-sql.js';
 import { IdSets } from './id-sets.js';
 import { PER_GROUP, perGroupSource } from './per-group.js';
+import type { ReplicaSet } from './replicas.js';
 import type { RetryPolicy } from './retries.js';
 import { RowCodec } from './row-mapping.js';
 import { Shapes } from './shapes.js';
@@ -69,6 +71,8 @@ export class CollectionPlan {
     readonly catalog: StoreCatalog,
     /** How the store runs a write outside a transaction again after a conflict (none: never). */
     readonly retries?: RetryPolicy,
+    /** Where the reads outside a transaction go, when the store has read replicas. */
+    readonly replicas?: ReplicaSet,
   ) {
     this.table = catalog.table(schema.name);
     this.codec = new RowCodec(schema, dialect);
@@ -198,6 +202,19 @@ export class CollectionPlan {
     walk(this.schema.name, []);
     this.#restrictPaths = { version: catalog.version, paths };
     return paths;
+  }
+
+  /**
+   * Fails with a `referenced` violation, naming the relation, when a record that forbids it is
+   * reached by one of the {@link restrictPaths} from the record `id` (if it matches `where`).
+   */
+  async refuseRestricted(db: Db, id: Id, where: readonly Condition[]): Promise<void> {
+    for (const path of this.restrictPaths()) {
+      if (await this.reaches(db, path, id, where)) {
+        const { from, key } = path[path.length - 1] as Reference;
+        throw new ConstraintViolation('referenced', undefined, undefined, { collection: from.name, field: key.field });
+      }
+    }
   }
 
   /** Whether a record reached by `path` from the record `id` (if it matches `where`) exists. */

@@ -11,6 +11,7 @@ export {
   sqlMigration,
 } from './migrations.js';
 export { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './open-database.js';
+export type { ReplicaOptions, ReplicaStatus } from './replica-options.js';
 export type { RetryOptions } from './retries.js';
 export { createTableSql, type SchemaSqlOptions, schemaSql } from './schema-sql.js';
 export { type SqlStoreOptions, type SqlStoreProvider, sqlStore } from './sql-store.js';

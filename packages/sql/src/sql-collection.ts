@@ -4,7 +4,6 @@ import {
   type Collection,
   type CollectionSchema,
   type Condition,
-  ConstraintViolation,
   type Id,
   type ListQuery,
   type ListResult,
@@ -40,25 +39,40 @@ export class SqlCollection implements Collection {
   readonly #db: Db;
   readonly #transaction: OpenTransaction | undefined;
   readonly #onRetry: ((retry: StoreRetry) => void) | undefined;
+  /** Whether its reads outside a transaction stay on the primary (never on a read replica). */
+  readonly #primary: boolean;
   /** Reads one record with its sets, on a transaction (set-writes.ts). */
-  readonly #read: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
+  readonly #readOne: ReadOne = (tx, id, where) => this.#selectOne(tx, id, where);
 
-  constructor(plan: CollectionPlan, db: Db, transaction?: OpenTransaction, onRetry?: (retry: StoreRetry) => void) {
+  constructor(
+    plan: CollectionPlan,
+    db: Db,
+    transaction?: OpenTransaction,
+    onRetry?: (retry: StoreRetry) => void,
+    primary = false,
+  ) {
     this.schema = plan.schema;
     this.#plan = plan;
     this.#db = db;
     this.#transaction = transaction;
     this.#onRetry = onRetry;
+    this.#primary = primary;
   }
 
   /** This collection, telling `listener` of each retry of its calls (those outside a transaction). */
   reportingRetries(listener: (retry: StoreRetry) => void): Collection {
-    return this.#transaction ? this : new SqlCollection(this.#plan, this.#db, undefined, listener);
+    return this.#transaction ? this : new SqlCollection(this.#plan, this.#db, undefined, listener, this.#primary);
+  }
+
+  /** This collection reading from the primary (a write action's reads see its writes); itself without replicas. */
+  primary(): Collection {
+    if (this.#transaction || this.#primary || !this.#plan.replicas) return this;
+    return new SqlCollection(this.#plan, this.#db, undefined, this.#onRetry, true);
   }
 
   async list(query: ListQuery): Promise<ListResult> {
     const plan = this.#plan;
-    return this.#run(async (db) => {
+    return this.#read(async (db) => {
       const { columns, toRecord } = plan.listColumns(query);
       const shape = listShape(query, columns);
       const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
@@ -72,12 +86,12 @@ export class SqlCollection implements Collection {
 
   /** Statistics in the database: see {@link aggregateRows}. */
   async aggregate(query: AggregateQuery): Promise<AggregateRow[]> {
-    return this.#run((db) => aggregateRows(this.#plan, db, query));
+    return this.#read((db) => aggregateRows(this.#plan, db, query));
   }
 
   async find(id: Id, where: readonly Condition[]): Promise<StoredRecord | undefined> {
     if (!this.#plan.validId(id)) return undefined;
-    return this.#run(async (db) => this.#selectOne(db, id, where));
+    return this.#read(async (db) => this.#selectOne(db, id, where));
   }
 
   async create(values: Readonly<Partial<StoredRecord>>): Promise<StoredRecord> {
@@ -85,7 +99,9 @@ export class SqlCollection implements Collection {
     const columns = plan.codec.toColumns(plan.server.create(values), true);
     if (plan.idSets.sets.length > 0 || !plan.dialect.supportsReturning) {
       // The row, its join rows and its words (MySQL), read back in one transaction.
-      return this.#withSets(columns, (tx) => createWithSets(plan, tx, columns, plan.idSets.given(values), this.#read));
+      return this.#withSets(columns, (tx) =>
+        createWithSets(plan, tx, columns, plan.idSets.given(values), this.#readOne),
+      );
     }
     const empty = Object.keys(columns).length === 0;
     return this.#run(
@@ -118,9 +134,9 @@ export class SqlCollection implements Collection {
     const columns = plan.codec.toColumns(plan.server.update(changes), false);
     const sets = plan.idSets.given(changes);
     if (sets.length > 0 && plan.validId(id)) {
-      return this.#withSets(columns, (tx) => updateWithSets(plan, tx, { id, columns, sets, where }, this.#read));
+      return this.#withSets(columns, (tx) => updateWithSets(plan, tx, { id, columns, sets, where }, this.#readOne));
     }
-    if (Object.keys(columns).length === 0 || !plan.validId(id)) return this.find(id, where);
+    if (Object.keys(columns).length === 0 || !plan.validId(id)) return this.primary().find(id, where);
     return this.#run(
       async (db) => {
         // One UPDATE of the given columns: concurrent updates of other columns are never lost.
@@ -161,15 +177,7 @@ export class SqlCollection implements Collection {
     if (!plan.validId(id)) return false;
     return this.#run(
       async (db) => {
-        for (const path of plan.restrictPaths()) {
-          if (await plan.reaches(db, path, id, where)) {
-            const { from, key } = path[path.length - 1] as (typeof path)[number];
-            throw new ConstraintViolation('referenced', undefined, undefined, {
-              collection: from.name,
-              field: key.field,
-            });
-          }
-        }
+        await plan.refuseRestricted(db, id, where);
         const remove = db.deleteFrom(plan.table).where((eb) => plan.matches(eb, where, id));
         if (plan.dialect.supportsReturning) {
           // Answering rows, a SQLite delete is committed with the other writes of its turn.
@@ -192,7 +200,7 @@ export class SqlCollection implements Collection {
       this.#transaction,
       (db, open) => work(db === this.#db ? this : new SqlCollection(this.#plan, db, open)),
       (error) => this.#translate(error, {}),
-    );
+    ).finally(() => this.#transaction || this.#plan.replicas?.wrote());
   }
 
   /** A write of the row and its join rows (and words) in one transaction (set-writes.ts). */
@@ -207,7 +215,16 @@ export class SqlCollection implements Collection {
 
   /** Runs one call's statements (again after a conflict, outside a transaction); see {@link runStatement}. */
   #run<T>(work: (db: Db) => Promise<T>, doing: Doing = {}): Promise<T> {
-    return runStatement(this.#plan, this.#db, this.#transaction, work, doing, this.#onRetry);
+    const running = runStatement(this.#plan, this.#db, this.#transaction, work, doing, this.#onRetry);
+    const { replicas } = this.#plan;
+    const writes = doing.written !== undefined || doing.destroying === true;
+    return replicas && writes && !this.#transaction ? running.finally(() => replicas.wrote()) : running;
+  }
+
+  /** A read: outside a transaction, on a read replica when the store has one that may serve it (replicas.ts). */
+  #read<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    const replicas = this.#transaction || this.#primary ? undefined : this.#plan.replicas;
+    return replicas ? replicas.read(work, () => this.#run(work)) : this.#run(work);
   }
 
   #translate(error: unknown, context: ErrorContext): unknown {

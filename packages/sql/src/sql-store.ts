@@ -14,6 +14,8 @@ import { collectionOn, type LiveContext } from './changes/live-collection.js';
 import { CollectionPlan, type Db } from './collection-plan.js';
 import { type ConnectionOptions, detectDialect, dialectNamed, type SqlDialect } from './dialects/index.js';
 import { openDatabase } from './open-database.js';
+import type { ReplicaOptions, ReplicaStatus } from './replica-options.js';
+import { openReplicas } from './replicas.js';
 import { type RetryOptions, RetryPolicy } from './retries.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { SECRETS_SCHEMA, SecretKeeper } from './secrets.js';
@@ -51,6 +53,8 @@ export interface SqlStoreOptions extends ConnectionOptions {
    * (`listenUrl`; without it such a store polls). See docs/stores.md, "Change log".
    */
   readonly changes?: ChangeLogOptions;
+  /** Read replicas of a PostgreSQL primary, for the reads outside transactions: see {@link ReplicaOptions}. */
+  readonly replicas?: readonly string[] | ReplicaOptions;
 }
 
 /** A {@link Store} over a SQL database. */
@@ -103,6 +107,8 @@ export interface SqlStoreProvider extends Store {
    * ```
    */
   changes(): ChangeLog;
+  /** What the store knows of each read replica (`replicas`; {@link ReplicaStatus}), for health pages and metrics. */
+  replicaStatus(): ReplicaStatus[];
 }
 
 /**
@@ -139,12 +145,13 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
   const tablePrefix = options.tablePrefix ?? '';
   const catalog = new StoreCatalog(tablePrefix);
   const retries = RetryPolicy.of(options.retries);
+  const replicas = openReplicas(db, detected, options.replicas, options);
   const plans = new Map<CollectionSchema, CollectionPlan>();
   const planOf = (schema: CollectionSchema) => {
     let plan = plans.get(schema);
     if (!plan) {
       catalog.add(schema);
-      plan = new CollectionPlan(schema, dialect, catalog, retries);
+      plan = new CollectionPlan(schema, dialect, catalog, retries, replicas);
       plans.set(schema, plan);
     }
     return plan;
@@ -169,7 +176,7 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
       } catch (error) {
         throw translate(error);
       }
-      return new SqlCollection(planOf(SECRETS_SCHEMA), db);
+      return new SqlCollection(planOf(SECRETS_SCHEMA), db, undefined, undefined, true); // on the primary
     })();
     secretsTable = opening;
     opening.catch(() => {
@@ -206,7 +213,7 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
           state.sideEffects = retry === false;
           return work(new SqlStoreTransaction(tx, state, planOf, translate, live));
         };
-        return inTransaction(db, undefined, run, translate, isolation);
+        return inTransaction(db, undefined, run, translate, isolation).finally(() => replicas?.wrote());
       };
       if (!retries || retry === false) return attempt();
       const started = Date.now();
@@ -226,13 +233,17 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
         if (schemas.some((schema) => schema.live)) await log.prepare();
       } catch (error) {
         throw translate(error);
+      } finally {
+        replicas?.wrote(); // tables made on the primary: read there until the replicas have them
       }
     },
     async close() {
       await log.close();
+      await replicas?.close();
       if (opened) await db.destroy();
     },
     secret: (name) => secrets.get(name),
     changes: () => log,
+    replicaStatus: () => replicas?.status() ?? [],
   };
 }

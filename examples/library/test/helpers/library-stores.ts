@@ -58,3 +58,16 @@ export function serverStore(name: ServerName, tag: string): SqlStoreProvider {
   const tablePrefix = freshPrefix(tag);
   return droppingLibraryTables(sqlStore(SERVERS[name].url, { tablePrefix }), tablePrefix);
 }
+
+/**
+ * A store on the test PostgreSQL whose reads outside transactions go to its streaming replica
+ * (.ci/replica.sh), checked every 100 ms (so that reads reach it between the suite's writes), over
+ * tables of its own; `stores` collects it, for the replica's counts.
+ */
+export function replicatedStore(tag: string, stores: SqlStoreProvider[]): SqlStoreProvider {
+  const tablePrefix = freshPrefix(tag);
+  const replicas = { urls: [SERVERS.replica.url], checkIntervalMs: 100 };
+  const store = sqlStore(SERVERS.postgres.url, { tablePrefix, replicas });
+  stores.push(store);
+  return droppingLibraryTables(store, tablePrefix);
+}

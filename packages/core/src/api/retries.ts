@@ -1,4 +1,5 @@
 import type { Context } from '../resource/context.js';
+import { storeCollection } from '../resource/primary-reads.js';
 import type { Collection, StoreRetry } from '../store/store.js';
 import type { Logger } from './logger.js';
 import type { Seen } from './observe.js';
@@ -39,5 +40,5 @@ export function reportRetries(ctx: Context, seen: Seen, logger: Logger | undefin
   const reporting = (collection: Collection) => collection.reportingRetries?.(report) ?? collection;
   ctx.wrapCollection = traced ? (collection, name) => traced(reporting(collection), name) : reporting;
   const self = ctx.mounted?.self;
-  if (self) ctx.collection = ctx.wrapCollection(self.collection, self.compiled.resource.name);
+  if (self) ctx.collection = ctx.wrapCollection(storeCollection(ctx, self), self.compiled.resource.name);
 }

@@ -3,6 +3,7 @@ import type { Scalar } from '../schema/types.js';
 import { ConstraintViolation } from '../store/store-errors.js';
 import { pointer } from './bulk-records.js';
 import type { Context } from './context.js';
+import { storeCollection } from './primary-reads.js';
 
 // Which records of a bulk create took a unique value: one multi-row INSERT that breaks a unique
 // set fails as a whole, and the database does not say which row did. The records that repeat an
@@ -65,7 +66,8 @@ export function uniqueInBatch(ctx: Context, error: unknown, inputs: readonly (ob
  */
 export async function takenRecords(ctx: Context, taken: TakenInBatch): Promise<unknown> {
   const { members, given, violation } = taken;
-  const collection = ctx.mounted?.self.collection ?? ctx.collection;
+  const self = ctx.mounted?.self;
+  const collection = self ? storeCollection(ctx, self) : ctx.collection;
   const candidates = given.filter(({ values }) => !values.includes(null));
   const { records } = await collection.list({
     where: members.map((member, at) => ({

@@ -14,6 +14,7 @@ import type { CompiledResource } from './compile.js';
 import { type ContextRequest, DONE, type Done, type RecordOf } from './context-types.js';
 import type { MountedResource, MountedResources } from './link.js';
 import type { Resource } from './options.js';
+import { primaryOf, readsPrimary, storeCollection } from './primary-reads.js';
 import { fullView, relatedLookup } from './related.js';
 import { statsAllowed } from './stats.js';
 
@@ -38,10 +39,7 @@ export class Context {
   responded = false;
   /** A bulk update or destroy (`PATCH` or `DELETE` on the collection); a bulk create is told by its body. */
   bulk = false;
-  /**
-   * Within a bulk write, what the records' foreign keys were found to name (`<collection> <id>`:
-   * whether the caller may read it), shared by every record: the store is asked once per id.
-   */
+  /** Within a bulk write, whether the caller may read what its records' keys name (`<collection> <id>`), asked once per id. */
   references: Map<string, boolean> | undefined = undefined;
   readonly resource: Resource;
   /** Who the request comes from, as the API's `authenticate` answered; `undefined` when anonymous. */
@@ -50,10 +48,7 @@ export class Context {
   reads: readonly Condition[] = [];
   /** The conditions of the records this caller may take this write on (create, update, destroy rules). */
   rule: readonly Condition[] = [];
-  /**
-   * The conditions of the records this caller may read through each belongs-to relation a query
-   * filters on (`filter[author.name]`), found before the query is resolved (see `related.ts`).
-   */
+  /** What this caller may read through each belongs-to relation a query filters on (`filter[author.name]`; related.ts). */
   relatedReads: ReadonlyMap<string, readonly Condition[]> | undefined = undefined;
   #query: IndexQuery | undefined;
   #stats: StatsQuery | undefined;
@@ -63,14 +58,12 @@ export class Context {
   #transaction: StoreTransaction | undefined;
   /** Whether the work of the outermost open transaction did something outside the store ({@link Context.sideEffect}). */
   #effects: { done: boolean } | undefined;
-  /**
-   * Wraps each collection handed out by {@link Context.transaction} and
-   * {@link Context.collectionOf} (with the name of its resource): the API traces a request's
-   * store calls with it. Unset, collections are handed out as they are.
-   */
+  /** Wraps each collection {@link Context.transaction} and {@link Context.collectionOf} hand out (the API traces with it). */
   wrapCollection: ((collection: Collection, resource: string) => Collection) | undefined = undefined;
   /** Told of each retry of {@link Context.transaction}'s store transaction: the API logs and traces it. */
   onRetry: ((retry: StoreRetry) => void) | undefined = undefined;
+  /** Whether its store calls read from the primary, not a read replica (write actions: primary-reads.ts). */
+  readsPrimary: boolean;
 
   constructor(
     readonly compiled: CompiledResource,
@@ -83,6 +76,8 @@ export class Context {
     readonly mounted?: { readonly self: MountedResource; readonly api: MountedResources },
   ) {
     this.resource = compiled.resource;
+    this.readsPrimary = readsPrimary(action);
+    if (this.readsPrimary) this.collection = primaryOf(collection);
   }
 
   /** Read lazily: without a logger nothing pays for an id no one reads. */
@@ -208,6 +203,7 @@ export class Context {
     );
     related.principal = this.principal;
     related.wrapCollection = this.wrapCollection;
+    related.readsPrimary = this.readsPrimary;
     return related;
   }
 
@@ -244,7 +240,7 @@ export class Context {
 
   /** The collection of a mounted resource, in the open transaction if any, wrapped if asked. */
   #bound(target: MountedResource, tx: StoreTransaction | undefined): Collection {
-    const collection = tx ? tx.collection(target.schema) : target.collection;
+    const collection = tx ? tx.collection(target.schema) : storeCollection(this, target);
     return this.wrapCollection ? this.wrapCollection(collection, target.compiled.resource.name) : collection;
   }
 }

@@ -1,8 +1,10 @@
 import type { Operator } from '../contract/operators.js';
 import type { CollectionSchema, Id, Scalar, StoredValue } from '../schema/types.js';
+import type { AggregateQuery, AggregateRow } from './aggregate-query.js';
 import type { ChangeLog } from './changes.js';
 import type { StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
 
+export type { AggregateQuery, AggregateRow } from './aggregate-query.js';
 export type { Change, ChangeKind, ChangeLog } from './changes.js';
 export type { Isolation, StoreRetry, StoreTransaction, TransactionOptions } from './transaction.js';
 
@@ -77,36 +79,6 @@ export interface ListQuery {
   readonly after?: readonly Scalar[];
   /** The attributes the caller needs (`id` always comes too); all when absent. */
   readonly select?: readonly string[];
-}
-
-/**
- * A statistics query (`GET /issues/stats`), already validated by the core: the records matching
- * `where`, grouped by the values of `group` (0 to 3 attributes, never JSON), each group with its
- * count and the asked aggregates. `sum` names integer and decimal attributes; `min` and `max`
- * also date and date-time ones.
- */
-export interface AggregateQuery {
-  readonly where: readonly Condition[];
-  readonly group: readonly string[];
-  readonly sum: readonly string[];
-  readonly min: readonly string[];
-  readonly max: readonly string[];
-  /** The most groups to answer (the core asks one more than it allows, to tell "too many"). */
-  readonly limit: number;
-}
-
-/**
- * One group of an {@link AggregateQuery}, its values in the query's order. Values are canonical
- * (as records hold them); a `sum` of decimals is exact with the attribute's scale (`"12.50"`), of
- * integers a number while it is a safe integer and else its exact decimal text; an aggregate
- * over no value (every one `null`) is `null`.
- */
-export interface AggregateRow {
-  readonly group: readonly Scalar[];
-  readonly count: number;
-  readonly sum: readonly Scalar[];
-  readonly min: readonly Scalar[];
-  readonly max: readonly Scalar[];
 }
 
 /** What {@link Collection.list} answers. */
@@ -193,6 +165,18 @@ export interface Collection<R extends { id: Id } = StoredRecord> {
    * API logs each with its request). Optional: stores that never retry leave it out.
    */
   reportingRetries?(listener: (retry: StoreRetry) => void): Collection<R>;
+  /**
+   * This collection reading from the primary database, for a store that sends the reads made
+   * outside a transaction to read replicas: the core asks for it in write actions, so that a
+   * request that wrote reads its own writes (its find, its reference checks, its `include`, its
+   * hooks' reads through `ctx`). Optional: a store with one database leaves it out.
+   *
+   * @example
+   * ```ts
+   * const fresh = await (books.primary?.() ?? books).find(7, []); // not a replica's copy
+   * ```
+   */
+  primary?(): Collection<R>;
 }
 
 /**

@@ -47,13 +47,21 @@ export class LiveCollection implements Collection {
     private readonly live: LiveContext,
     private readonly open?: OpenTransaction,
     private readonly onRetry?: (retry: StoreRetry) => void,
+    /** Whether its reads stay on the primary, never on a read replica (see `SqlCollection.primary`). */
+    private readonly onPrimary = false,
   ) {
     this.schema = plan.schema;
-    this.#inner = new SqlCollection(plan, db, open, onRetry);
+    this.#inner = new SqlCollection(plan, db, open, onRetry, onPrimary);
   }
 
   reportingRetries(listener: (retry: StoreRetry) => void): Collection {
-    return this.open ? this : new LiveCollection(this.plan, this.db, this.live, undefined, listener);
+    return this.open ? this : new LiveCollection(this.plan, this.db, this.live, undefined, listener, this.onPrimary);
+  }
+
+  /** This collection reading from the primary, when the store has read replicas. */
+  primary(): Collection {
+    if (this.open || this.onPrimary || !this.plan.replicas) return this;
+    return new LiveCollection(this.plan, this.db, this.live, undefined, this.onRetry, true);
   }
 
   list(query: ListQuery) {
@@ -123,7 +131,7 @@ export class LiveCollection implements Collection {
       this.open,
       (tx, open) => work(tx === this.db ? this : new LiveCollection(this.plan, tx, this.live, open)),
       (error) => this.#translate(error),
-    );
+    ).finally(() => this.open || this.plan.replicas?.wrote());
   }
 
   /**
@@ -139,11 +147,14 @@ export class LiveCollection implements Collection {
         (tx, open) => work(new SqlCollection(this.plan, tx, open), tx, open),
         (error) => this.#translate(error),
       );
-    const { retries } = this.plan;
-    if (!retries) return attempt();
+    const { retries, replicas } = this.plan;
+    const written = () => replicas?.wrote();
+    if (!retries) return attempt().finally(written);
     const started = Date.now();
     const about = { scope: 'statement', collection: this.schema.name } as const;
-    return attempt().catch((error) => retries.retry(error, started, attempt, conflictCode, about, this.onRetry));
+    return attempt()
+      .catch((error) => retries.retry(error, started, attempt, conflictCode, about, this.onRetry))
+      .finally(written);
   }
 
   #translate(error: unknown): unknown {

@@ -13,6 +13,11 @@ export const SERVERS = {
     label: 'PgBouncer',
     url: process.env.PGBOUNCER_URL ?? 'postgres://postgres@127.0.0.1:6432/test?preparedStatements=false',
   },
+  /** A streaming replica of the PostgreSQL above (.ci/replica.sh): hot standby, read-only. */
+  replica: {
+    label: 'PostgreSQL replica',
+    url: process.env.PG_REPLICA_URL ?? 'postgres://postgres@127.0.0.1:5433/test',
+  },
 } as const;
 
 export type ServerName = keyof typeof SERVERS;
