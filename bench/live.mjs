@@ -4,8 +4,8 @@
 // a member of one organization in turn; every stream of that organization must receive its
 // `created` event. Reported: the server's memory per open stream (RSS and heap after a full GC,
 // before and after opening them), the delivery latency of every event (from the moment its write
-// was sent to the moment the subscriber read it: p50, p99, max), events missing, and the server's
-// CPU. The clients run in this process (node:http, one connection per stream). Usage:
+// was sent to the moment the subscriber read it: p50, p99, max; the writes' own times, which it
+// includes), events missing, and the server's CPU. The clients run in this process (node:http, one connection per stream). Usage:
 //   npm run build && node bench/live.mjs [--only memory,postgres] [--streams 1000] [--rate 200] [--seconds 20]
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,10 @@ function startServer(store) {
     fileURLToPath(new URL('./lib/live-server.mjs', import.meta.url)),
     [store, args.source ? 'source' : 'dist', PREFIX],
     {
-      execArgv: ['--expose-gc'],
+      execArgv: [
+        '--expose-gc',
+        ...(process.env.LIVE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results/profiles'] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
@@ -155,8 +158,9 @@ async function run(storeName) {
   }
   const before = await server.ask('memory');
   const sent = new Map(); // title → send time
+  const answered = new Map(); // title → the time its write was answered (committed before)
+  const received = []; // [title, time] of every event
   const latencies = [];
-  let received = 0;
   const streams = [];
   for (let n = 0; n < STREAMS; n++) {
     const { viewer } = orgs[n % ORGS];
@@ -167,7 +171,7 @@ async function run(storeName) {
         const start = title && sent.get(title);
         if (start !== undefined) {
           latencies.push(at - start);
-          received++;
+          received.push([title, at]);
         }
       }),
     );
@@ -176,6 +180,7 @@ async function run(storeName) {
   const cpuBefore = await server.ask('cpu');
   const writes = RATE * SECONDS;
   const failures = [];
+  const writeTimes = [];
   const started = performance.now();
   const pending = [];
   for (let w = 0; w < writes; w++) {
@@ -184,9 +189,12 @@ async function run(storeName) {
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const { member, projectId } = orgs[w % ORGS];
     const title = `w${w}`;
-    sent.set(title, performance.now());
+    const at = performance.now();
+    sent.set(title, at);
     pending.push(
       request(port, 'POST', '/issues', member, { issue: { projectId, title } }).then((reply) => {
+        answered.set(title, performance.now());
+        writeTimes.push(performance.now() - at);
         if (reply.status !== 200) failures.push(reply.status);
       }),
     );
@@ -194,10 +202,14 @@ async function run(storeName) {
   await Promise.all(pending);
   const expected = writes * (STREAMS / ORGS);
   const deadline = performance.now() + 10_000;
-  while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (received.length < expected && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = await server.ask('cpu');
   latencies.sort((a, b) => a - b);
+  // After the write's answer (a change is committed before its answer goes): negative when the event came first.
+  const afterAnswer = received.map(([title, at]) => at - answered.get(title)).sort((a, b) => a - b);
+  writeTimes.sort((a, b) => a - b);
   const perStream = (key) => (opened[key] - before[key]) / STREAMS / 1024;
   const result = {
     store: storeName,
@@ -206,12 +218,15 @@ async function run(storeName) {
     writesPerSecond: RATE,
     writes,
     failedWrites: failures.length,
-    events: { expected, received, missing: expected - received },
+    events: { expected, received: received.length, missing: expected - received.length },
     latencyMs: {
       p50: +percentile(latencies, 50).toFixed(1),
       p99: +percentile(latencies, 99).toFixed(1),
       max: +(latencies.at(-1) ?? 0).toFixed(1),
     },
+    afterAnswerMs: { p50: +percentile(afterAnswer, 50).toFixed(1), p99: +percentile(afterAnswer, 99).toFixed(1) },
+    // How long the writes themselves took (sent to answered): the events' latency includes it.
+    writeMs: { p50: +percentile(writeTimes, 50).toFixed(1), p99: +percentile(writeTimes, 99).toFixed(1) },
     memoryPerStreamKB: {
       rss: +perStream('rss').toFixed(1),
       heap: +(perStream('heapUsed') + perStream('external')).toFixed(1),

@@ -88,6 +88,9 @@ export async function eventsStep(ctx: Context, request: NeutralRequest): Promise
   ctx.result = stream;
 }
 
+/** Each change's record rendered once per set of fields shown (see `EventSubscriber.render`). */
+const RENDERED = new WeakMap<StoredRecord, Map<string, string>>();
+
 /** The position a `Last-Event-ID` names: `undefined` without one, past every position when it is another log's. */
 function positionOf(header: string | undefined, epoch: string): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
@@ -101,12 +104,15 @@ function positionOf(header: string | undefined, epoch: string): number | undefin
  */
 class EventSubscriber implements LiveSubscriber {
   readonly collection: string;
+  readonly partition: { readonly field: string; readonly value: unknown } | undefined;
   position = 0;
   private tail: Promise<void> | undefined;
   /** Whether a record meets the caller's filters and access (what their index would list). */
   private readonly filtered: Holds;
   /** Whether the caller may see a record at all (their access, the archive, the scope step). */
   private readonly visible: Holds;
+  /** The fields the caller is shown, when the resource renders by default: the key of its renders. */
+  private readonly view: string | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -121,6 +127,13 @@ class EventSubscriber implements LiveSubscriber {
     this.collection = schema.name;
     const decimals = new Set(schema.attributes.filter((a) => a.type === 'decimal').map((a) => a.name));
     this.filtered = compileHolds(filtered, decimals, lookup);
+    this.view = ctx.compiled.steps.rendered ? undefined : ctx.view.shown.join(',');
+    // A caller who sees one tenant's records is told only of the changes of that tenant's.
+    const tenant = visible.find(
+      ({ field, values, op, related, search }) =>
+        field === schema.tenant && values.length === 1 && !op && !related && !search,
+    );
+    this.partition = tenant ? { field: tenant.field, value: tenant.values[0] } : undefined;
     this.visible = compileHolds(visible, decimals, lookup);
   }
 
@@ -181,8 +194,30 @@ class EventSubscriber implements LiveSubscriber {
 
   private send(change: Change, kind: ChangeKind, record: StoredRecord | null): undefined {
     const { name } = this.ctx.resource;
-    const rendered = record ? renderRecord(this.ctx, record as never) : { id: change.id };
-    this.stream.event(`${this.epoch}-${change.seq}`, kind, JSON.stringify({ [name]: rendered }));
+    const data = record ? this.render(record) : JSON.stringify({ [name]: { id: change.id } });
+    this.stream.event(`${this.epoch}-${change.seq}`, kind, data);
     return undefined;
+  }
+
+  /**
+   * The data of a record's event, rendered once per change for every subscriber who sees the
+   * same fields, when the resource renders by default (its own render step may look at anything
+   * of the context: it renders for each).
+   */
+  private render(record: StoredRecord): string {
+    const { ctx } = this;
+    const render = () => JSON.stringify({ [ctx.resource.name]: renderRecord(ctx, record as never) });
+    if (this.view === undefined) return render();
+    let views = RENDERED.get(record);
+    if (!views) {
+      views = new Map();
+      RENDERED.set(record, views);
+    }
+    let data = views.get(this.view);
+    if (data === undefined) {
+      data = render();
+      views.set(this.view, data);
+    }
+    return data;
   }
 }

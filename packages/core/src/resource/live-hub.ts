@@ -9,6 +9,11 @@ const PAGE = 500;
  */
 export interface LiveSubscriber {
   readonly collection: string;
+  /**
+   * A value of an attribute that every record it may be told of holds (the tenant's: `orgId`
+   * 1): the hub offers it only the changes of records that hold it before or after.
+   */
+  readonly partition?: { readonly field: string; readonly value: unknown };
   position: number;
   /** A change after `position`; the subscriber sets `position` to its `seq`. */
   take(change: Change): void;
@@ -31,8 +36,8 @@ export interface LiveSubscriber {
  */
 export class LiveHub {
   private position = -1;
-  /** Each collection's subscribers, with the changes held back from one still replaying. */
-  private readonly byCollection = new Map<string, Map<LiveSubscriber, Change[] | undefined>>();
+  /** Each collection's subscribers by partition, with the changes held back from one still replaying. */
+  private readonly byCollection = new Map<string, Partitions>();
   private count = 0;
   private stopWatching: (() => void) | undefined;
   private pumping: Promise<void> | undefined;
@@ -53,10 +58,17 @@ export class LiveHub {
   async subscribe(subscriber: LiveSubscriber, after?: number): Promise<() => void> {
     this.stopWatching ??= this.log.watch(() => this.wake());
     if (this.position < 0) this.position = await this.log.head();
-    let set = this.byCollection.get(subscriber.collection);
+    let partitions = this.byCollection.get(subscriber.collection);
+    if (!partitions) {
+      partitions = { fields: new Set(), subscribers: new Map() };
+      this.byCollection.set(subscriber.collection, partitions);
+    }
+    const key = subscriber.partition ? partitionKey(subscriber.partition.field, subscriber.partition.value) : '';
+    if (subscriber.partition) partitions.fields.add(subscriber.partition.field);
+    let set = partitions.subscribers.get(key);
     if (!set) {
       set = new Map();
-      this.byCollection.set(subscriber.collection, set);
+      partitions.subscribers.set(key, set);
     }
     // From here on (no await in between) the hub offers every change after `until`: held back
     // while the subscriber replays the kept changes up to it.
@@ -136,21 +148,50 @@ export class LiveHub {
       if (page === 'gone') {
         // This process fell behind what the log keeps: every subscriber starts over.
         this.position = await this.log.head();
-        for (const set of this.byCollection.values())
-          for (const subscriber of set.keys()) subscriber.reset(this.position);
+        for (const { subscribers } of this.byCollection.values()) {
+          for (const set of subscribers.values()) for (const subscriber of set.keys()) subscriber.reset(this.position);
+        }
         return;
       }
       for (const change of page) {
-        const set = this.byCollection.get(change.collection);
-        if (set) {
-          for (const [subscriber, held] of set) {
-            if (held) held.push(change);
-            else if (change.seq > subscriber.position) subscriber.take(change);
-          }
-        }
+        const partitions = this.byCollection.get(change.collection);
+        if (partitions) for (const set of partitionsOf(partitions, change)) offer(set, change);
         this.position = change.seq;
       }
       if (page.length < PAGE) return;
     }
+  }
+}
+
+/** A collection's subscribers: by partition key (`''` for those of every record), and the fields partitioned on. */
+interface Partitions {
+  readonly fields: Set<string>;
+  readonly subscribers: Map<string, Map<LiveSubscriber, Change[] | undefined>>;
+}
+
+function partitionKey(field: string, value: unknown): string {
+  return `${field}\u0000${JSON.stringify(value ?? null)}`;
+}
+
+/** The subscribers a change may concern: those of every record, and those of its partitions before and after it. */
+function partitionsOf(partitions: Partitions, change: Change): Map<LiveSubscriber, Change[] | undefined>[] {
+  const { subscribers, fields } = partitions;
+  const found: Map<LiveSubscriber, Change[] | undefined>[] = [];
+  const all = subscribers.get('');
+  if (all) found.push(all);
+  for (const field of fields) {
+    const before = change.before ? subscribers.get(partitionKey(field, change.before[field])) : undefined;
+    const after = change.after ? subscribers.get(partitionKey(field, change.after[field])) : undefined;
+    if (before) found.push(before);
+    if (after && after !== before) found.push(after);
+  }
+  return found;
+}
+
+/** Offers a change to each subscriber of a set (held back from those still replaying). */
+function offer(set: Map<LiveSubscriber, Change[] | undefined>, change: Change): void {
+  for (const [subscriber, held] of set) {
+    if (held) held.push(change);
+    else if (change.seq > subscriber.position) subscriber.take(change);
   }
 }

@@ -84,6 +84,8 @@ export class SqlChangeLog implements ChangeLog {
   #lastHead = -1;
   #lastPrune = 0;
   #pruning: Promise<void> | undefined;
+  /** Tells this store's own notifications from those of other processes. */
+  readonly #instance = crypto.randomUUID();
 
   constructor(setup: LogSetup) {
     this.#setup = setup;
@@ -129,7 +131,13 @@ export class SqlChangeLog implements ChangeLog {
 
   /** Writes a transaction's changes, its last statements before COMMIT (see {@link writeChanges}). */
   flush(tx: Db, pending: readonly PendingChange[]): Promise<void> {
-    return writeChanges(tx, this.#setup.dialect(), this.#tables, this.#tables.changes, pending);
+    return writeChanges(
+      tx,
+      this.#setup.dialect(),
+      this.#tables,
+      { channel: this.#tables.changes, payload: this.#instance },
+      pending,
+    );
   }
 
   /** A transaction with changes committed: wakes this process's watchers, prunes now and then. */
@@ -159,7 +167,9 @@ export class SqlChangeLog implements ChangeLog {
     const { dialect, listenUrl, options } = this.#setup;
     const name = dialect().name;
     const listening = name === 'postgres' && listenUrl !== undefined;
-    if (listening) this.#listener = new PgListener(listenUrl, this.#tables.changes, () => this.#wakeAll());
+    // A notification of this store's own commits is skipped: they woke the watchers at once.
+    if (listening)
+      this.#listener = new PgListener(listenUrl, this.#tables.changes, () => this.#wakeAll(), this.#instance);
     const every = options.pollMs ?? (listening ? 2000 : name === 'sqlite' ? 500 : 250);
     this.#poll = setInterval(() => void this.#look(), every);
     this.#poll.unref?.();

@@ -50,6 +50,8 @@ export class PgListener {
     private readonly url: string,
     private readonly channel: string,
     private readonly wake: () => void,
+    /** The payload of the notifications this process sends itself (already woken for): skipped. */
+    private readonly own?: string,
   ) {
     void this.#connect();
   }
@@ -68,7 +70,9 @@ export class PgListener {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', () => this.wake());
+    client.on('notification', (message) => {
+      if (this.own === undefined || message.payload !== this.own) this.wake();
+    });
     try {
       await client.connect();
       // The socket alone must not keep the process alive.

@@ -54,20 +54,20 @@ const LOCK_CLASS = 0x52534359;
  *
  * @example
  * ```ts
- * await writeChanges(tx, postgres, logTables(''), 'resourcery_changes', pending);
+ * await writeChanges(tx, postgres, logTables(''), { channel: 'resourcery_changes', payload: 'k3X0' }, pending);
  * ```
  */
 export async function writeChanges(
   tx: Db,
   dialect: SqlDialectSpec,
   tables: LogTables,
-  channel: string,
+  notice: { readonly channel: string; readonly payload: string },
   pending: readonly PendingChange[],
 ): Promise<void> {
   const committedAt = Date.now();
   let rows: Record<string, unknown>[] = pending.map((change) => ({ committedAt, ...change }));
   if (dialect.name === 'postgres') {
-    await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, ${sql.lit(lockKey(tables.changes))}), pg_notify(${channel}, '')`.execute(
+    await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, ${sql.lit(lockKey(tables.changes))}), pg_notify(${notice.channel}, ${notice.payload})`.execute(
       tx,
     );
   } else if (dialect.name !== 'sqlite') {
