@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bearerJwt, createApi, defineResource, memoryStore } from '@resourcery/core';
 import { IsString, Length } from 'class-validator';
+import { build } from 'esbuild';
 import { SignJWT } from 'jose';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,14 @@ const authenticate = bearerJwt({
   principal: (claims) => ({ sub: Number(claims.sub), org: 1, role: 'admin' }),
 });
 
+/** docs/live.md's browser page: docs/examples/client-watch.ts's shelf, kept in step in the page. */
+const SHELF_PAGE = `<!doctype html><title>shelf</title><script type="module">
+import { watchShelf } from '/shelf.js';
+window.shelf = new Map();
+window.changes = 0;
+window.shelfWatch = watchShelf('/api', async () => '${TOKEN}', window.shelf, () => window.changes++);
+</script>`;
+
 /** The page's script: a watch whose events, openings and errors it keeps on `window`. */
 const PAGE = `<!doctype html><title>watch</title><script type="module">
 import { resourceClient } from '/client.js';
@@ -59,9 +68,26 @@ describe.runIf(available)('the client watch in Chromium', () => {
     await promisify(execFile)(process.execPath, ['scripts/build-if-stale.mjs', 'packages/client'], { cwd: root });
     const client = readFileSync(`${root}packages/client/dist/index.js`, 'utf8');
     const api = createApi({ resources: [books], store: memoryStore(), authenticate });
+    // docs/examples/client-watch.ts for the browser, importing the built client as the page serves it.
+    const shelf = await build({
+      entryPoints: [`${root}docs/examples/client-watch.ts`],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      plugins: [
+        {
+          name: 'served-client',
+          setup: (builder) =>
+            builder.onResolve({ filter: /^@resourcery\/client$/ }, () => ({ path: '/client.js', external: true })),
+        },
+      ],
+    });
     target = await serveStreaming(api, {
       '/': { type: 'text/html; charset=utf-8', body: PAGE },
+      '/shelf': { type: 'text/html; charset=utf-8', body: SHELF_PAGE },
       '/client.js': { type: 'text/javascript; charset=utf-8', body: client },
+      '/shelf.js': { type: 'text/javascript; charset=utf-8', body: shelf.outputFiles[0]?.text ?? '' },
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     page = await browser.newPage();
@@ -130,5 +156,26 @@ describe.runIf(available)('the client watch in Chromium', () => {
     await expect.poll(names, { timeout: 10_000 }).toEqual(['open', 'Children of Dune']);
     await page.evaluate(() => (window as unknown as { source: EventSource }).source.close());
     await expect.poll(() => target.openStreams()).toBe(0);
+  });
+
+  it("runs docs/live.md's browser example: the shelf of docs/examples/client-watch.ts, loaded, then kept in step", async () => {
+    const shelfPage = await browser.newPage();
+    shelfPage.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await shelfPage.goto(`${new URL(target.baseUrl).origin}/shelf`, { waitUntil: 'load' });
+    const names = () =>
+      shelfPage.evaluate(() =>
+        [...(window as unknown as { shelf: Map<number, { name: string }> }).shelf.values()]
+          .map((book) => book.name)
+          .sort(),
+      );
+    // Loaded once the stream is open: the books of the earlier cases by Frank Herbert (not Jane Austen's).
+    await expect.poll(names, { timeout: 10_000 }).toEqual(expect.arrayContaining(['Dune', 'Dune Messiah']));
+    const loaded = await names();
+    expect(loaded).not.toContain('Emma');
+    expect((await create({ name: 'God Emperor of Dune', author: 'Frank Herbert' })).status).toBe(200);
+    await expect.poll(names, { timeout: 10_000 }).toEqual([...loaded, 'God Emperor of Dune'].sort());
+    await shelfPage.evaluate(() => (window as unknown as { shelfWatch: { close(): void } }).shelfWatch.close());
+    await shelfPage.close();
+    expect(problems).toEqual([]);
   });
 });
