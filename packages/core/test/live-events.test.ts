@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { type Api, belongsTo, createApi, defineResource, memoryStore } from '@resourcery/core';
 import { type NeutralResponse, resourceSchemas } from '@resourcery/core/adapter';
-import type { CollectionSchema, Store } from '@resourcery/core/store';
+import { type CollectionSchema, type Store, StoreUnavailable } from '@resourcery/core/store';
 import { IsIn, IsInt, IsString, Length } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -147,5 +147,29 @@ describe('live events', () => {
       .catch(() => undefined);
     await send('POST', '/tasks', { title: 'kept', state: 'todo', projectId: 1 });
     expect((await stream.event())?.data).toMatchObject({ task: { title: 'kept' } });
+  });
+
+  it('answer 503 when the change log cannot be read, and leave no stream open behind', async () => {
+    const store = memoryStore();
+    const log = store.changes();
+    const failing: Store = {
+      collection: (schema) => store.collection(schema),
+      transaction: (work, options) => store.transaction(work, options),
+      init: (schemas) => store.init?.(schemas) ?? Promise.resolve(),
+      secret: (name) => store.secret(name),
+      changes: () =>
+        Object.assign(Object.create(log) as typeof log, {
+          read: () => Promise.reject(new StoreUnavailable('the change log is down')),
+        }),
+    };
+    const { send, watch } = serve(failing, { maxStreams: 1 });
+    await send('POST', '/projects', { name: 'P' });
+    await send('POST', '/tasks', { title: 'T', state: 'todo', projectId: 1 });
+    const epoch = await log.epoch();
+    const refused = await watch('', { 'last-event-id': `${epoch}-0` }); // a replay reads the log
+    expect(refused.status).toBe(503);
+    expect(refused.stream).toBeUndefined();
+    // Its place among the (at most one) streams was given back.
+    expect((await watch()).status).toBe(200);
   });
 });

@@ -83,7 +83,12 @@ export async function eventsStep(ctx: Context, request: NeutralRequest): Promise
   };
   const subscriber = new EventSubscriber(ctx, stream, epoch, [...query.where, ...ctx.where], ctx.where, lookup, failed);
   stream.send('retry: 1000\n\n');
-  stop = await hub.subscribe(subscriber, positionOf(request.headers['last-event-id'], epoch));
+  try {
+    stop = await hub.subscribe(subscriber, positionOf(request.headers['last-event-id'], epoch));
+  } catch (error) {
+    stream.end(false); // the log cannot be read (the database is down): a 503, and no stream left open
+    throw error;
+  }
   if (stream.ended) stop();
   ctx.result = stream;
 }

@@ -79,17 +79,23 @@ export class LiveHub {
     set.set(subscriber, replaying ? held : undefined);
     this.count++;
     if (after !== undefined && after > until) subscriber.reset(until); // a position from another log
-    if (replaying) {
-      await this.replay(subscriber, until);
-      for (const change of held) if (change.seq > subscriber.position) subscriber.take(change);
-      if (set.get(subscriber) === held) set.set(subscriber, undefined);
-    }
     let removed = false;
-    return () => {
+    const remove = () => {
       if (removed) return;
       removed = true;
       if (set.delete(subscriber)) this.count--;
     };
+    if (replaying) {
+      try {
+        await this.replay(subscriber, until);
+      } catch (error) {
+        remove(); // the log cannot be read now: the subscriber is not left behind
+        throw error;
+      }
+      for (const change of held) if (change.seq > subscriber.position) subscriber.take(change);
+      if (set.get(subscriber) === held) set.set(subscriber, undefined);
+    }
+    return remove;
   }
 
   /** Stops reading the log (the API closes). */
