@@ -16,7 +16,9 @@ import { freshPostgresDatabase } from './helpers/fresh-database.js';
 
 const SECRET = 'live-e2e-secret';
 const token = (sub: number, org: number, role: string) =>
-  new SignJWT({ sub: String(sub), org, role }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+  new SignJWT({ sub: String(sub), org, role })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
 
 describe('live events across two tracker servers on one PostgreSQL database', () => {
   if (!serverAvailable('postgres')) return;
