@@ -36,6 +36,7 @@ const HELP = `Usage: node bench/tracker-scale.mjs [options]
   --reload         drop and reload the data
   --source         the library from its sources (esbuild) rather than the built dist/
   --plans          print each scenario's statements and their plans
+  --scenarios TEXT only the scenarios whose name contains TEXT (several: comma-separated)
   --help           this text`;
 
 const { values: args } = parseArgs({
@@ -48,6 +49,7 @@ const { values: args } = parseArgs({
     reload: { type: 'boolean', default: false },
     source: { type: 'boolean', default: false },
     plans: { type: 'boolean', default: false },
+    scenarios: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -402,11 +404,25 @@ const scenarios = [
     query: () => `filter[labels.name]=${LABEL_NAMES[random(8)]}&sort=-createdAt&per_page=25`,
   },
   {
+    name: 'filter[labels.name]= a name no label has + sort + page (no target)',
+    limit: Number.POSITIVE_INFINITY,
+    requests: 100,
+    path: '/issues',
+    query: () => `filter[labels.name]=none-${random(8)}&sort=-createdAt&per_page=25`,
+  },
+  {
     name: 'include=labels,assignee, page of 25',
     limit: 10,
     queries: 3,
     path: '/issues',
     query: () => `include=labels,assignee&per_page=25&page=${1 + random(20)}`,
+  },
+  {
+    name: 'the same with count=estimated (no target)',
+    limit: Number.POSITIVE_INFINITY,
+    queries: 3,
+    path: '/issues',
+    query: () => `include=labels,assignee&per_page=25&page=${1 + random(20)}&count=estimated`,
   },
   {
     name: 'stats group=status,priority sum=estimate, one project',
@@ -469,7 +485,9 @@ const rows = [];
 for (const name of args.only.split(',')) {
   const target = await loaders[name]();
   await target.api.ready();
+  const wanted = args.scenarios?.split(',');
   for (const scenario of scenarios) {
+    if (wanted && !wanted.some((part) => scenario.name.includes(part))) continue;
     const result = await measure(target, scenario);
     const within =
       scenario.limit === Number.POSITIVE_INFINITY ? 'no target' : result.p99 < scenario.limit ? 'yes' : 'NO';

@@ -153,14 +153,15 @@ export class CollectionPlan {
    * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
    * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
    * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
-   * `after`) is taken from them. Only the columns of {@link listColumns} are read.
+   * `after`) is taken from them. Only the columns of {@link listColumns} are read. `from`: the
+   * rows to read instead of the table's (a derived table named as the table, walk-page.ts).
    */
-  listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns): Select {
+  listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns, from?: Select): Select {
     const { fields } = this.idSets;
     const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
     let select = query.perGroup
       ? perGroupSource(this, db, query).select(own)
-      : this.filtered(db.selectFrom(this.table).select(own), query.where);
+      : this.filtered((from ?? db.selectFrom(this.table)).select(own), query.where);
     if (own.length < columns.length) {
       const sets = this.idSets.chosen(columns.filter((column) => fields.has(column)));
       select = select.select(this.idSets.selections(query.perGroup ? PER_GROUP : this.table, sets));

@@ -37,7 +37,27 @@ function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
  * ```
  */
 export function withTotal(plan: CollectionPlan, db: Db, query: ListQuery, page: Select): Select {
-  return query.count ? page.select(totalSelect(plan, db, query).as(TOTAL)) : page;
+  if (!query.count) return page;
+  if (countsInPage(plan, query)) return page.select(sql<number>`count(*) over ()`.as(TOTAL));
+  return page.select(totalSelect(plan, db, query).as(TOTAL));
+}
+
+/**
+ * Whether the page's own rows give the exact count (`count(*) over ()`, computed before its
+ * `LIMIT`) rather than a scalar subquery of its own: for a search (`q=`), whose page reads every
+ * match anyway (the words' index lookups, then the rows, sorted), so that a subquery would do
+ * those lookups twice. Not when the page can stop early (an index in its order): there the
+ * subquery counts from an index alone, and a window would read every matching row. SQLite only
+ * (its FTS5 page reads every match): PostgreSQL may walk the primary key for a page of words in
+ * most records, where a window doubled the time (docs/performance.md, "The tracker at 1M issues").
+ */
+function countsInPage(plan: CollectionPlan, query: ListQuery): boolean {
+  return (
+    plan.dialect.name === 'sqlite' &&
+    query.count === true &&
+    !query.perGroup &&
+    query.where.some((condition) => condition.search)
+  );
 }
 
 /**

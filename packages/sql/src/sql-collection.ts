@@ -14,13 +14,13 @@ import { aggregateRows } from './aggregate-sql.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { type Atomic, insertMany } from './create-many.js';
 import { execute } from './dialects/statements.js';
-import { totalOf, withTotal } from './list-total.js';
 import { type Doing, runStatement } from './run-statement.js';
 import { inTransaction, type OpenTransaction } from './run-transaction.js';
 import { writeWords } from './search-words-table.js';
 import { createWithSets, type ReadOne, updateWithSets } from './set-writes.js';
-import { conditionShape, listShape, listWithValues, named, withValues, writeShape } from './shapes.js';
+import { conditionShape, named, withValues, writeShape } from './shapes.js';
 import { type ErrorContext, translateDriverError } from './translate-error.js';
+import { pageRows } from './walk-page.js';
 
 /**
  * The {@link Collection} of one table. Every query is built from the schema's attribute names and
@@ -74,13 +74,8 @@ export class SqlCollection implements Collection {
     const plan = this.#plan;
     return this.#read(async (db) => {
       const { columns, toRecord } = plan.listColumns(query);
-      const shape = listShape(query, columns);
-      const statement = plan.shapes.compiled(shape.key, shape.values, (values) => {
-        const filled = listWithValues(query, values);
-        return withTotal(plan, db, filled, plan.listSelect(db, filled, columns));
-      });
-      const { rows } = await execute<Record<string, unknown>>(db, statement);
-      return { records: rows.map(toRecord), ...(await totalOf(plan, db, query, rows)) };
+      const { rows, counted } = await pageRows(plan, db, query, columns);
+      return { records: rows.map(toRecord), ...counted };
     });
   }
 

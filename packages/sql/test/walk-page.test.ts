@@ -1,0 +1,149 @@
+// A page filtered through a join table is read by walking the list's order first, at most
+// WALK_ROWS records (walk-page.ts), then by the usual statement when the walk's records hold too
+// few matches. Each way must answer what the memory store answers: labels whose posts are all
+// within the walk, all past it, or some of each, in every order, with and without a count, on
+// later pages and after a cursor.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Collection,
+  type CollectionSchema,
+  type ListQuery,
+  memoryStore,
+  type Scalar,
+} from '@resourcery/core/store';
+import type { SqlStoreProvider } from '@resourcery/sql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WALK_ROWS } from '../src/walk-page.js';
+import { testDatabases } from './helpers/databases.js';
+
+const tags: CollectionSchema = {
+  name: 'tags',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'name', type: 'string', nullable: false },
+  ],
+  indexed: ['name'],
+  references: [],
+};
+const posts: CollectionSchema = {
+  name: 'posts',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'rank', type: 'integer', nullable: true },
+  ],
+  indexed: ['rank'],
+  references: [],
+  sets: [{ field: 'tagIds', through: 'post_tags', key: 'postId', value: 'tagId' }],
+};
+const postTags: CollectionSchema = {
+  name: 'post_tags',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'postId', type: 'integer', nullable: false },
+    { name: 'tagId', type: 'integer', nullable: false },
+  ],
+  indexed: [],
+  unique: [['postId', 'tagId']],
+  references: [
+    { field: 'postId', collection: 'posts', onDelete: 'cascade' },
+    { field: 'tagId', collection: 'tags', onDelete: 'cascade' },
+  ],
+};
+
+const POSTS = WALK_ROWS + 300;
+// Tag 1 on every 7th post (a full page within any walk); 2 on the 30 oldest only (past the walk
+// of the newest); 3 on 10 of the newest and 10 of the oldest (a short page in the walk, the rest
+// past it); 4 on 5 of the newest (every match in the walk); 5 on none. `rank` repeats, so that
+// orders by it tie and end on `id`.
+const TAG_NAMES = ['every seventh', 'oldest', 'both ends', 'newest', 'none'];
+function tagsOf(n: number): number[] {
+  const ids: number[] = [];
+  if (n % 7 === 0) ids.push(1);
+  if (n <= 30) ids.push(2);
+  if (n <= 10 || n > POSTS - 10) ids.push(3);
+  if (n > POSTS - 5) ids.push(4);
+  return ids;
+}
+const rankOf = (n: number) => (n % 11 === 0 ? null : n % 97);
+
+const folder = mkdtempSync(join(tmpdir(), 'resourcery-walk-page-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A list's records and total (an estimate is not made below its threshold of 10,000). */
+async function answer(collection: Collection, query: ListQuery) {
+  const { records, total, estimated } = await collection.list(query);
+  return { records, total, estimated };
+}
+
+function tagged(name: string): ListQuery['where'] {
+  const where = [{ field: 'name', values: [name] }];
+  const through = { field: 'tagId', values: [], related: { collection: 'tags', where } };
+  return [{ field: 'id', values: [], related: { collection: 'post_tags', key: 'postId', where: [through] } }];
+}
+
+for (const database of testDatabases(folder)) {
+  describe(`${database.label}: a page filtered through a join table`, () => {
+    let store: SqlStoreProvider;
+    let sqlPosts: Collection;
+    let memoryPosts: Collection;
+    beforeAll(async () => {
+      store = database.open().store;
+      const memory = memoryStore();
+      for (const schema of [tags, posts, postTags]) {
+        memory.collection(schema);
+        store.collection(schema);
+      }
+      await store.init([tags, posts, postTags]);
+      for (const name of TAG_NAMES) {
+        await memory.collection(tags).create({ name });
+        await store.collection(tags).create({ name });
+      }
+      memoryPosts = memory.collection(posts);
+      sqlPosts = store.collection(posts);
+      const values = Array.from({ length: POSTS }, (_, i) => ({ rank: rankOf(i + 1), tagIds: tagsOf(i + 1) }));
+      for (let start = 0; start < POSTS; start += 500) {
+        const batch = values.slice(start, start + 500) as never[];
+        await memoryPosts.createMany?.(batch);
+        await sqlPosts.createMany?.(batch);
+      }
+    }, 120_000);
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    const orders: ListQuery['order'][] = [
+      [{ field: 'id', direction: 'desc' }],
+      [{ field: 'id', direction: 'asc' }],
+      [
+        { field: 'rank', direction: 'desc' },
+        { field: 'id', direction: 'asc' },
+      ],
+    ];
+    for (const name of TAG_NAMES) {
+      it(`"${name}": the same pages, counts and cursors as the memory store`, async () => {
+        for (const order of orders) {
+          for (const count of [true, false, 'estimated'] as const) {
+            for (const [limit, offset] of [
+              [25, 0],
+              [25, 25],
+              [26, 0],
+              [3, 6],
+            ] as const) {
+              const query: ListQuery = { where: tagged(name), order, limit, offset, count };
+              const expected = await answer(memoryPosts, query);
+              const label = JSON.stringify({ name, order, count, limit, offset });
+              expect(await answer(sqlPosts, query), label).toStrictEqual(expected);
+              const last = expected.records.at(-1);
+              if (!last) continue;
+              const after = order.map(({ field }) => (last[field] ?? null) as Scalar);
+              const next = { ...query, offset: 0, after };
+              expect(await answer(sqlPosts, next), `${label} after`).toStrictEqual(await answer(memoryPosts, next));
+            }
+          }
+        }
+      }, 60_000);
+    }
+  });
+}
