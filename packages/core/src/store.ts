@@ -1,5 +1,6 @@
 // `@resourcery/core/store`: what a store author implements and the helpers stores share.
 export { MAX_PRECISION } from './schema/convert.js';
+export { referencedFirst } from './schema/referenced-first.js';
 export type {
   AttributeSchema,
   AttributeType,

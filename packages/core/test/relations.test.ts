@@ -72,6 +72,40 @@ describe('relations when an API is created', () => {
     expect(() => createApi({ resources: [wrong, tags], store: memoryStore() })).toThrow(/authorId must be a uuid/);
   });
 
+  it('refuses resources that refer to each other in a cycle, as every store does; one may refer to itself', () => {
+    class Team {
+      @IsString() name!: string;
+      @IsInt() leadId!: number;
+    }
+    class Member {
+      @IsString() name!: string;
+      @IsInt() teamId!: number;
+      @IsInt() mentorId!: number;
+    }
+    const teams = defineResource({
+      name: 'team',
+      model: Team,
+      relations: { lead: belongsTo(Member, { foreignKey: 'leadId' }) },
+    });
+    const members = defineResource({
+      name: 'member',
+      model: Member,
+      relations: {
+        team: belongsTo(Team, { foreignKey: 'teamId' }),
+        mentor: belongsTo(Member, { foreignKey: 'mentorId' }),
+      },
+    });
+    expect(() => createApi({ resources: [teams, members], store: memoryStore() })).toThrow(
+      'Collections refer to each other in a cycle (teams → members → teams)',
+    );
+    const loners = defineResource({
+      name: 'member',
+      model: Member,
+      relations: { mentor: belongsTo(Member, { foreignKey: 'mentorId' }) },
+    });
+    expect(() => createApi({ resources: [loners], store: memoryStore() })).not.toThrow();
+  });
+
   it('refuses relations across stores and contradicting onDelete rules', () => {
     const elsewhere = defineResource({ name: 'author', model: Author, store: memoryStore() });
     expect(() => createApi({ resources: [books, elsewhere], store: memoryStore() })).toThrow(/same store/);

@@ -1,6 +1,9 @@
 import type { CollectionSchema, ForeignKey } from '@resourcery/core/store';
 import { checkName, foreignKeyName, uniqueName } from './names.js';
 
+// The order of creation is the core's, so that the SQL stores and `createApi` refuse the same cycles.
+export { referencedFirst } from '@resourcery/core/store';
+
 /** A foreign key of another collection that refers to a collection. */
 export interface Reference {
   /** The referring collection (its schema). */
@@ -15,39 +18,6 @@ export interface NamedConstraint {
   readonly field: string;
   /** The collection (schema name) whose table has the constraint. */
   readonly collection: string;
-}
-
-/**
- * Sorts schemas so that every referenced collection comes before those referring to it (its
- * table must exist first), keeping the given order otherwise. A collection may refer to itself.
- *
- * @throws Error when collections refer to each other in a cycle, which no order of `CREATE
- * TABLE` statements can satisfy.
- * @example
- * ```ts
- * referencedFirst([books, authors]).map((schema) => schema.name); // ['authors', 'books']
- * ```
- */
-export function referencedFirst(schemas: readonly CollectionSchema[]): CollectionSchema[] {
-  const byName = new Map(schemas.map((schema) => [schema.name, schema]));
-  const sorted: CollectionSchema[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (schema: CollectionSchema, path: readonly string[]) => {
-    const seen = state.get(schema.name);
-    if (seen === 'done') return;
-    if (seen === 'visiting') {
-      throw new Error(`Collections refer to each other in a cycle (${[...path, schema.name].join(' → ')})`);
-    }
-    state.set(schema.name, 'visiting');
-    for (const key of schema.references ?? []) {
-      const target = byName.get(key.collection);
-      if (target && target !== schema) visit(target, [...path, schema.name]);
-    }
-    state.set(schema.name, 'done');
-    sorted.push(schema);
-  };
-  for (const schema of schemas) visit(schema, []);
-  return sorted;
 }
 
 /**

@@ -3,6 +3,7 @@ import { defaultRoles } from '../access/principal.js';
 import { type ApiAccess, ResourceAccess } from '../access/resource-access.js';
 import type { WhereTarget } from '../access/where.js';
 import type { Keys } from '../http/keys.js';
+import { referencedFirst } from '../schema/referenced-first.js';
 import type { CollectionSchema } from '../schema/types.js';
 import type { Collection, Store } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
@@ -130,7 +131,7 @@ export function mountResources(
   }
   for (const draft of drafts.values()) for (const join of draft.joins) draft.store.collection(join);
   const all = [...drafts.values()];
-  return { all: referencedFirst(all), of: (resource) => drafts.get(resource) };
+  return { all: referencedFirst(all, (mounted) => mounted.schema), of: (resource) => drafts.get(resource) };
 }
 
 /** An API that neither authenticates nor has tenants: every resource's own rules alone. */
@@ -145,22 +146,4 @@ function withServerSet(compiled: CompiledResource, serverSet: readonly string[])
     writable: new Set([...rules.writable].filter((name) => !serverSet.includes(name))),
   });
   return { create: readOnly(compiled.create), update: readOnly(compiled.update) };
-}
-
-/** The resources in an order where every referenced one comes before those referring to it (cycles kept as declared). */
-function referencedFirst(all: MountedResource[]): MountedResource[] {
-  const byName = new Map(all.map((mounted) => [mounted.schema.name, mounted]));
-  const ordered: MountedResource[] = [];
-  const visiting = new Set<MountedResource>();
-  const visit = (mounted: MountedResource) => {
-    if (ordered.includes(mounted) || visiting.has(mounted)) return;
-    visiting.add(mounted);
-    for (const key of mounted.schema.references ?? []) {
-      const target = byName.get(key.collection);
-      if (target) visit(target);
-    }
-    ordered.push(mounted);
-  };
-  for (const mounted of all) visit(mounted);
-  return ordered;
 }
