@@ -1,13 +1,11 @@
 import type { NeutralRequest } from '../http/neutral.js';
 import { refuseIndexOnly } from '../query/stats-query.js';
-import type { Scalar } from '../schema/types.js';
-import type { Condition } from '../store/store.js';
 import { ACTION_STEPS } from './actions.js';
 import type { HooksByAction } from './compile.js';
 import type { Context } from './context.js';
-import { type ActionContext, DONE, type Filter } from './context-types.js';
+import { type ActionContext, DONE } from './context-types.js';
 import { admit } from './guard.js';
-import { prepareRelatedReads, unarchived } from './related.js';
+import { prepareRelatedReads, scopeConditions, unarchived } from './related.js';
 import { memberView, tagAnswer } from './render.js';
 import { asksArchived } from './restore.js';
 
@@ -110,13 +108,5 @@ export async function scope(ctx: Context): Promise<void> {
         : action === 'update' && asksArchived(ctx);
     if (!asked) ctx.where.push(...unarchived(ctx.compiled));
   }
-  if (steps.scoped) ctx.where.push(...toConditions(await steps.scope(ctx)));
-}
-
-function toConditions(filter: Filter<Record<string, unknown>> | undefined): Condition[] {
-  if (!filter) return [];
-  return Object.entries(filter).map(([field, value]) => ({
-    field,
-    values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
-  }));
+  if (steps.scoped) ctx.where.push(...scopeConditions(await steps.scope(ctx)));
 }

@@ -2,9 +2,11 @@ import type { FieldView } from '../access/resource-access.js';
 import { ForbiddenError } from '../errors/http-error.js';
 import { parseIndexQuery } from '../query/parse-query.js';
 import type { RelatedLookup } from '../query/resolve-filter.js';
+import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import type { Context } from './context.js';
+import type { Filter } from './context-types.js';
 import type { MountedResource } from './link.js';
 
 // What a request may read of the resources its records relate to. Every path that reads through
@@ -28,6 +30,24 @@ export function fullView(compiled: CompiledResource): FieldView {
 /** The condition that leaves a resource's archived records out. */
 export function unarchived(compiled: CompiledResource): Condition[] {
   return compiled.archive ? [{ field: compiled.archive, values: [true], op: 'null' }] : [];
+}
+
+/**
+ * The conditions of what a `scope` step answered: each field equal to its value, or to one of
+ * its values when it is a list.
+ *
+ * @example
+ * ```ts
+ * scopeConditions({ ownerId: 7, status: ['open', 'closed'] });
+ * // [{ field: 'ownerId', values: [7] }, { field: 'status', values: ['open', 'closed'] }]
+ * ```
+ */
+export function scopeConditions(filter: Filter<Record<string, unknown>> | undefined): Condition[] {
+  if (!filter) return [];
+  return Object.entries(filter).map(([field, value]) => ({
+    field,
+    values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar],
+  }));
 }
 
 /**
@@ -61,10 +81,7 @@ export async function readableOf(ctx: Context, target: MountedResource, paramete
   if (declared === false) throw unreadable(target, parameter);
   const { steps } = target.compiled;
   if (!steps.scoped) return declared;
-  const own = await steps.scope(ctx.relatedTo(target));
-  for (const [field, value] of Object.entries(own ?? {})) {
-    declared.push({ field, values: Array.isArray(value) ? value : [value] } as Condition);
-  }
+  declared.push(...scopeConditions(await steps.scope(ctx.relatedTo(target))));
   return declared;
 }
 
