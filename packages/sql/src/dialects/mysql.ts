@@ -1,9 +1,9 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
 import { CompiledQuery, type Kysely, MysqlAdapter, MysqlDialect, sql } from 'kysely';
-import type { CatalogColumn, SqlDialect, SqlDialectSpec } from './dialect.js';
+import type { SqlDialect, SqlDialectSpec } from './dialect.js';
 import { describeMysqlKeys } from './mysql-catalog.js';
 import { openMysql, POOL_TIMEOUT, sessionSettings } from './mysql-pool.js';
-import { firstGroup, likeContains } from './shared.js';
+import { firstGroup, informationSchemaColumns, likeContains } from './shared.js';
 
 /**
  * Longest VARCHAR that MySQL/MariaDB can index whole together with the id: InnoDB keys hold
@@ -51,21 +51,6 @@ const KINDS: Record<string, ConstraintKind> = {
 
 /** A uuid column: ASCII compared byte by byte (MariaDB's UUID type sorts in another order). */
 const UUID_COLUMN = 'CHAR(36) CHARACTER SET ascii COLLATE ascii_bin';
-
-// biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
-async function describeColumns(db: Kysely<any>, table: string) {
-  const { rows } = await sql<{ name: string; type: string; nullable: string; scale: number | null }>`
-    select column_name as name, data_type as type, is_nullable as nullable, numeric_scale as scale
-    from information_schema.columns where table_schema = database() and table_name = ${table}`.execute(db);
-  return rows.map(
-    (row): CatalogColumn => ({
-      name: row.name,
-      type: String(row.type).toLowerCase(),
-      nullable: row.nullable === 'YES',
-      scale: row.scale === null ? undefined : Number(row.scale),
-    }),
-  );
-}
 
 /**
  * Tells MySQL from MariaDB, and refuses a pool (of the application's own Kysely instance) that
@@ -157,7 +142,7 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
       uuid: /^(char|varchar|uuid)$/,
       json: /^(json|longtext|mediumtext|text)$/,
     },
-    describeColumns,
+    describeColumns: (db, table) => informationSchemaColumns(db, table, 'database()'),
     describeKeys: describeMysqlKeys,
     prepareConnection: async () => {},
     indexColumn: (attribute) =>

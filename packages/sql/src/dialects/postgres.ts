@@ -1,11 +1,11 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
-import { PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { PostgresAdapter, PostgresDialect } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
-import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import type { ConnectionOptions, SqlDialectSpec } from './dialect.js';
 import { poolerFailure } from './pooler.js';
 import { describePostgresKeys } from './postgres-catalog.js';
 import { explainRows } from './row-estimates.js';
-import { firstGroup, likeContains, standardSql } from './shared.js';
+import { firstGroup, informationSchemaColumns, likeContains, standardSql } from './shared.js';
 import { preparePostgresStatements, queryDirectly } from './statements.js';
 
 /** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
@@ -122,20 +122,6 @@ function columnType(attribute: AttributeSchema): string {
   }
 }
 
-async function describeColumns(db: Parameters<SqlDialectSpec['describeColumns']>[0], table: string) {
-  const { rows } = await sql<{ name: string; type: string; nullable: string; scale: number | null }>`
-    select column_name as name, data_type as type, is_nullable as nullable, numeric_scale as scale
-    from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db);
-  return rows.map(
-    (row): CatalogColumn => ({
-      name: row.name,
-      type: row.type.toLowerCase(),
-      nullable: row.nullable === 'YES',
-      scale: row.scale === null ? undefined : Number(row.scale),
-    }),
-  );
-}
-
 /**
  * PostgreSQL through pg: a pool of connections that survives the server going away.
  *
@@ -166,7 +152,7 @@ export const postgres: SqlDialectSpec = {
     uuid: /^uuid$/,
     json: /^(json|jsonb|text)$/,
   },
-  describeColumns,
+  describeColumns: (db, table) => informationSchemaColumns(db, table, 'current_schema()'),
   describeKeys: describePostgresKeys,
   prepareConnection: async () => {},
 

@@ -1,5 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { SqlDialectSpec } from './dialect.js';
+import type { CatalogColumn, SqlDialectSpec } from './dialect.js';
 
 /**
  * Quotes an identifier the standard way (SQLite, PostgreSQL): in double quotes, doubling any
@@ -75,4 +75,29 @@ export function escapeLike(text: string): string {
  */
 export function likeContains(column: string, text: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} like ${`%${escapeLike(text)}%`} escape '!'`;
+}
+
+/**
+ * The columns of a table as `information_schema` lists them (PostgreSQL, MySQL and MariaDB), in
+ * the schema the connection uses: `current_schema()` or `database()`.
+ *
+ * @example
+ * ```ts
+ * await informationSchemaColumns(db, 'books', 'current_schema()'); // [{ name: 'id', type: 'bigint', nullable: false, … }]
+ * ```
+ */
+export async function informationSchemaColumns(
+  db: Parameters<SqlDialectSpec['describeColumns']>[0],
+  table: string,
+  schema: 'current_schema()' | 'database()',
+): Promise<CatalogColumn[]> {
+  const { rows } = await sql<{ name: string; type: string; nullable: string; scale: number | null }>`
+    select column_name as name, data_type as type, is_nullable as nullable, numeric_scale as scale
+    from information_schema.columns where table_schema = ${sql.raw(schema)} and table_name = ${table}`.execute(db);
+  return rows.map((row) => ({
+    name: row.name,
+    type: String(row.type).toLowerCase(),
+    nullable: row.nullable === 'YES',
+    scale: row.scale === null ? undefined : Number(row.scale),
+  }));
 }
