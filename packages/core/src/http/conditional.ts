@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { HttpError } from '../errors/http-error.js';
+import { toBase64Url } from '../schema/base64url.js';
 import type { Scalar } from '../schema/types.js';
 import type { Condition } from '../store/store.js';
 
@@ -147,8 +148,5 @@ export function digest22(text: string): string {
 
 /** {@link digest22} in portable JavaScript, for runtimes without a native hash (and to test both agree). */
 export function portableDigest22(text: string): string {
-  const bytes = sha256(utf8ToBytes(text)).subarray(0, 17);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').slice(0, 22);
+  return toBase64Url(sha256(utf8ToBytes(text)).subarray(0, 17)).slice(0, 22);
 }
