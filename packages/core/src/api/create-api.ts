@@ -1,6 +1,5 @@
 import { defaultRoles } from '../access/principal.js';
 import { ACTION_NAMES } from '../contract/actions.js';
-import { storeErrorToHttp } from '../errors/store-error.js';
 import { EventStream } from '../http/event-stream.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
@@ -24,11 +23,11 @@ import { liveEvents } from './live.js';
 import { logToConsole } from './log-to-console.js';
 import { logNothing } from './logger.js';
 import { mergeHooks } from './merge-hooks.js';
-import { observed, type Seen, withNosniff } from './observe.js';
+import { observed, type Seen } from './observe.js';
 import { keysLoader, Readiness } from './readiness.js';
 import { reportRetries } from './retries.js';
 import { allowHeaders, type Routable, route } from './route.js';
-import { problemFor } from './to-problem.js';
+import { failedAnswer, withNosniff } from './to-problem.js';
 import { inSpan, requestTracer, traceAction } from './tracing.js';
 
 interface Mounted extends Routable {
@@ -158,10 +157,8 @@ export function createApi<S = Record<string, unknown>>(options: ApiOptions<S>): 
     handle(request, handling) {
       const tracer = tracerNow?.();
       if (logger || tracer) return observe(request, handling?.rejectErrors === true, tracer);
-      return answer(request).then(withNosniff, (error) => {
-        if (handling?.rejectErrors) throw storeErrorToHttp(error);
-        return withNosniff(problemFor(error, logError, request));
-      });
+      const rejectErrors = handling?.rejectErrors === true;
+      return answer(request).then(withNosniff, (error) => failedAnswer(error, rejectErrors, logError, request));
     },
     async ready() {
       await Promise.all([...readiness.values()].map((entry) => entry.ready()));

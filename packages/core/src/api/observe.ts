@@ -1,11 +1,9 @@
 import type { Span, Tracer } from '@opentelemetry/api';
-import { HttpError } from '../errors/http-error.js';
-import { storeErrorToHttp } from '../errors/store-error.js';
 import type { NeutralRequest, NeutralResponse } from '../http/neutral.js';
 import type { ErrorLogger } from '../http/problem.js';
 import { requestIdOf } from '../http/request-id.js';
 import { type Logger, logRequest, type RequestLine } from './logger.js';
-import { problemFor } from './to-problem.js';
+import { failedAnswer, withNosniff } from './to-problem.js';
 import { endActionSpan } from './tracing.js';
 
 /** What an observed request's answer learns of it: its resource and action, and its span. */
@@ -54,22 +52,11 @@ export function observed(
     try {
       response = await answer(request, seen);
     } catch (thrown) {
-      const error = storeErrorToHttp(thrown);
-      if (rejectErrors) {
-        finish(request, seen, started, { status: error instanceof HttpError ? error.status : 500, headers: {} }, error);
-        throw error;
-      }
-      response = problemFor(error, logError, request);
-      finish(request, seen, started, response, error);
-      return withNosniff(response);
+      return failedAnswer(thrown, rejectErrors, logError, request, (failed, error) =>
+        finish(request, seen, started, failed, error),
+      );
     }
     finish(request, seen, started, response, undefined);
     return withNosniff(response);
   };
-}
-
-/** Browsers must not guess another type than the one declared. */
-export function withNosniff(response: NeutralResponse): NeutralResponse {
-  response.headers['X-Content-Type-Options'] = 'nosniff';
-  return response;
 }

@@ -1,15 +1,35 @@
+import { HttpError } from '../errors/http-error.js';
 import { storeErrorToHttp } from '../errors/store-error.js';
 import type { NeutralResponse } from '../http/neutral.js';
 import { type ErrorLogger, toProblemResponse } from '../http/problem.js';
 import { unknownPath } from './route.js';
 
-/** Turns anything an action threw into the problem+json answer, store errors included. */
-export function problemFor(
-  error: unknown,
+/** Browsers must not guess another type than the one declared. */
+export function withNosniff(response: NeutralResponse): NeutralResponse {
+  response.headers['X-Content-Type-Options'] = 'nosniff';
+  return response;
+}
+
+/**
+ * What a request whose answer threw gets, logged or not: store errors become HTTP errors; with
+ * `rejectErrors` the error is thrown again (the adapter's host handles it), else it is the
+ * problem+json answer. `seen` learns the status and the error either way (the log line, the span).
+ */
+export function failedAnswer(
+  thrown: unknown,
+  rejectErrors: boolean,
   log: ErrorLogger,
   request: { method: string; path: string },
+  seen?: (response: NeutralResponse, error: unknown) => void,
 ): NeutralResponse {
-  return toProblemResponse(storeErrorToHttp(error), log, request);
+  const error = storeErrorToHttp(thrown);
+  if (rejectErrors) {
+    seen?.({ status: error instanceof HttpError ? error.status : 500, headers: {} }, error);
+    throw error;
+  }
+  const response = toProblemResponse(error, log, request);
+  seen?.(response, error);
+  return withNosniff(response);
 }
 
 /**
