@@ -10,6 +10,7 @@ export { PROBLEM_STATUS, type ProblemCode, statusTitle } from './contract/proble
 export { HttpError, type HttpErrorOptions } from './errors/http-error.js';
 export type { NeutralRequest, NeutralResponse, ResponseStream } from './http/neutral.js';
 export { type ErrorLogger, type Problem, toProblemResponse } from './http/problem.js';
+export { type StreamEnd, stopProducer, streamEnd, UNREAD_BODY_LINGER } from './http/stream-end.js';
 export type { CompiledResource } from './resource/compile.js';
 export type {
   ContextRequest,

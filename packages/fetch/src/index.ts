@@ -3,6 +3,8 @@ import {
   type ApiOptions,
   createApi,
   type NeutralResponse,
+  stopProducer,
+  UNREAD_BODY_LINGER,
   unknownPathResponse,
 } from '@resourcery/core/adapter';
 import { type OpenStreams, streamBody } from './stream-body.js';
@@ -41,15 +43,11 @@ function toResponse(response: NeutralResponse, method: string, open: OpenStreams
   }
   if (empty) {
     // A stream not sent is stopped at once.
-    if (stream) Promise.resolve(stream[Symbol.asyncIterator]().return?.()).catch(() => undefined);
+    if (stream) stopProducer(stream[Symbol.asyncIterator]());
     return new Response(null, { status: response.status, headers });
   }
   return new Response(stream ? streamBody(stream, open) : response.body, { status: response.status, headers });
 }
-
-/** How long, and how much of, a body the core left unread is read and discarded after the answer. */
-const LINGER_MS = 5_000;
-const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The request body as the core reads it, without cancelling the stream when the core stops
@@ -81,12 +79,12 @@ function requestBody(request: Request, headers: Record<string, string>) {
     const declared = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
     if (state === 'read' || (state === 'unread' && !declared)) return;
     const cancel = () => reader?.cancel().catch(() => undefined);
-    const timer = setTimeout(cancel, LINGER_MS);
+    const timer = setTimeout(cancel, UNREAD_BODY_LINGER.ms);
     try {
       let discarded = 0;
       for (let chunk = await next(); !chunk.done; chunk = await next()) {
         discarded += chunk.value.byteLength;
-        if (discarded > LINGER_BYTES) return void (await cancel());
+        if (discarded > UNREAD_BODY_LINGER.bytes) return void (await cancel());
       }
     } catch {
       // The client gave up: nothing is left to read.

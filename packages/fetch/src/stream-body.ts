@@ -1,4 +1,4 @@
-import type { ResponseStream } from '@resourcery/core/adapter';
+import { type ResponseStream, streamEnd } from '@resourcery/core/adapter';
 
 /** The open streams of one handler, and whether it is shutting down (see `closeStreams`). */
 export interface OpenStreams {
@@ -17,27 +17,13 @@ export interface OpenStreams {
 export function streamBody(stream: ResponseStream, open: OpenStreams): ReadableStream<Uint8Array> {
   const iterator = stream[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  let over = false;
   let end = () => {};
-  const finish = (): boolean => {
-    if (over) return false;
-    over = true;
-    open.ends.delete(end);
-    return true;
-  };
-  const stop = () => {
-    if (!finish()) return;
-    try {
-      Promise.resolve(iterator.return?.()).catch(() => undefined);
-    } catch {
-      // A producer whose return() throws is stopped all the same.
-    }
-  };
+  const ending = streamEnd(iterator, () => open.ends.delete(end));
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         end = () => {
-          stop();
+          ending.stop();
           controller.close();
         };
         if (open.closing) end();
@@ -46,16 +32,16 @@ export function streamBody(stream: ResponseStream, open: OpenStreams): ReadableS
       async pull(controller) {
         try {
           const next = await iterator.next();
-          if (over) return;
+          if (ending.over) return;
           if (!next.done) controller.enqueue(encoder.encode(next.value));
-          else if (finish()) controller.close();
+          else if (ending.finish()) controller.close();
         } catch (error) {
-          if (!finish()) return; // thrown after the client left or the shutdown: nobody to tell
+          if (!ending.finish()) return; // thrown after the client left or the shutdown: nobody to tell
           console.error('resourcery: the response stream failed', error);
           controller.error(error);
         }
       },
-      cancel: stop,
+      cancel: ending.stop,
     },
     { highWaterMark: 1 },
   );

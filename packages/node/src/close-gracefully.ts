@@ -1,10 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-
-/** How long a closing connection goes on reading what the client still sends, at most. */
-const LINGER_MS = 5_000;
-/** How much of it it reads and discards, at most; a client that sends more is reset. */
-const LINGER_BYTES = 16 * 1024 * 1024;
+import { UNREAD_BODY_LINGER } from '@resourcery/core/adapter';
 
 /**
  * Makes a response close the connection once it is sent (`Connection: close`), and close it
@@ -45,10 +41,10 @@ function linger(socket: Socket, req: IncomingMessage): void {
     clearTimeout(timer);
     socket.destroy();
   };
-  const timer = setTimeout(close, LINGER_MS);
+  const timer = setTimeout(close, UNREAD_BODY_LINGER.ms);
   req.on('data', (chunk: Uint8Array) => {
     discarded += chunk.byteLength;
-    if (discarded > LINGER_BYTES) close();
+    if (discarded > UNREAD_BODY_LINGER.bytes) close();
   });
   req.on('error', () => undefined); // a client that gives up is what this waits for
   req.once('end', close); // the whole body came: nothing is left unread

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ResponseStream } from '@resourcery/core/adapter';
+import { type ResponseStream, streamEnd } from '@resourcery/core/adapter';
 import { closing, trackStream } from './open-streams.js';
 
 /**
@@ -41,45 +41,32 @@ function drained(res: ServerResponse): Promise<void> {
  */
 export function writeStream(res: ServerResponse, stream: ResponseStream, onError: StreamErrorHandler): void {
   const iterator = stream[Symbol.asyncIterator]();
-  let over = false;
   /** Ends this writer: once, whichever of the client, the shutdown or the producer comes first. */
-  const finish = (): boolean => {
-    if (over) return false;
-    over = true;
+  const ending = streamEnd(iterator, () => {
     untrack();
-    res.removeListener('close', stop);
-    return true;
-  };
-  /** Stops the producer: the client is gone, or the server shuts down. */
-  const stop = () => {
-    if (!finish()) return;
-    try {
-      Promise.resolve(iterator.return?.()).catch(() => undefined);
-    } catch {
-      // A producer whose return() throws is stopped all the same.
-    }
-  };
+    res.removeListener('close', ending.stop);
+  });
   const untrack = trackStream(res, () => {
-    stop();
+    ending.stop();
     res.end();
   });
-  res.once('close', stop);
+  res.once('close', ending.stop);
   res.socket?.setNoDelay(true);
   res.flushHeaders();
   if (closing(res) || res.req?.method === 'HEAD') {
-    stop();
+    ending.stop();
     res.end();
     return;
   }
   const pump = async () => {
     try {
-      for (let next = await iterator.next(); !over && !next.done; next = await iterator.next()) {
+      for (let next = await iterator.next(); !ending.over && !next.done; next = await iterator.next()) {
         if (!res.write(next.value)) await drained(res);
-        if (over) return;
+        if (ending.over) return;
       }
-      if (finish()) res.end();
+      if (ending.finish()) res.end();
     } catch (error) {
-      if (!finish()) return; // thrown after the client left or the shutdown: nobody to tell
+      if (!ending.finish()) return; // thrown after the client left or the shutdown: nobody to tell
       res.destroy();
       onError(error);
     }
