@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpError, type ProblemCode, statusTitle, toProblemResponse } from '@resourcery/core/adapter';
+import { HttpError, PROBLEM_STATUS, type ProblemCode, statusTitle, toProblemResponse } from '@resourcery/core/adapter';
 
-const STATUS_OF: Record<string, number> = { HPE_HEADER_OVERFLOW: 431, HPE_URI_TOO_LONG: 414 };
-const CODE_OF: Record<number, ProblemCode> = { 431: 'request_too_large', 414: 'uri_too_long' };
+const CODE_OF: Record<string, ProblemCode> = {
+  HPE_HEADER_OVERFLOW: 'request_too_large',
+  HPE_URI_TOO_LONG: 'uri_too_long',
+};
 
 /**
  * Makes a Node HTTP server answer requests it cannot even parse (headers over Node's size
@@ -24,14 +26,15 @@ export function answerClientErrors(server: Server): Server {
       socket.destroy();
       return;
     }
-    const status = STATUS_OF[error.code ?? ''] ?? 400;
+    const code = CODE_OF[error.code ?? ''] ?? 'bad_request';
+    const status = PROBLEM_STATUS[code];
     const detail =
       status === 431
         ? 'The request headers are larger than the server accepts'
         : status === 414
           ? 'The request line is longer than the server accepts'
           : 'The request could not be parsed as HTTP';
-    const response = toProblemResponse(new HttpError(status, CODE_OF[status] ?? 'bad_request', { detail }));
+    const response = toProblemResponse(new HttpError(status, code, { detail }));
     const body = response.body ?? '';
     socket.end(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\n` +

@@ -1,4 +1,4 @@
-import { type ProblemCode, statusTitle } from '../contract/problems.js';
+import { type PROBLEM_STATUS, type ProblemCode, statusTitle } from '../contract/problems.js';
 
 /** Per-field validation messages: `{ author: ['is required'] }`. */
 export type FieldErrors = Record<string, string[]>;
@@ -16,15 +16,51 @@ export interface HttpErrorOptions {
 }
 
 /**
+ * The status of a problem code: the library's own for each of its codes (`PROBLEM_STATUS`), any
+ * status for a code of yours.
+ */
+export type StatusOf<C extends string> = C extends ProblemCode ? (typeof PROBLEM_STATUS)[C] : number;
+
+/**
  * The one error class of the library: a status, a code and details. Throw it (or a subclass)
  * from any hook or step and the client receives an RFC 9457 `application/problem+json` body.
+ * A code of the library comes with its own status (`new HttpError(404, 'conflict')` does not
+ * compile); a code of your own takes any status.
  *
  * @example
  * ```ts
  * throw new HttpError(409, 'conflict', { detail: 'A book with this name already exists' });
+ * throw new HttpError(410, 'gone', { detail: 'Archived' }); // a code of your own
  * ```
  */
-export class HttpError extends Error {
+export interface HttpError extends Error {
+  readonly status: number;
+  readonly code: ProblemCode | (string & {});
+  readonly detail: string;
+  readonly headers: Record<string, string>;
+  readonly errors?: FieldErrors;
+}
+
+/** The constructor of {@link HttpError}: the status is typed from the code. */
+export interface HttpErrorConstructor {
+  new <C extends string = ProblemCode | (string & {})>(
+    status: StatusOf<C>,
+    code: C,
+    options?: HttpErrorOptions,
+  ): HttpError;
+  readonly prototype: HttpError;
+}
+
+/**
+ * The one error class of the library (see the {@link HttpError} interface).
+ *
+ * @example
+ * ```ts
+ * throw new HttpError(409, 'conflict', { detail: 'A book with this name already exists' });
+ * if (error instanceof HttpError) console.log(error.status, error.code);
+ * ```
+ */
+export const HttpError: HttpErrorConstructor = class HttpError extends Error {
   readonly status: number;
   readonly code: ProblemCode | (string & {});
   readonly detail: string;
@@ -41,7 +77,7 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
     if (options.errors) this.errors = options.errors;
   }
-}
+};
 
 /**
  * 400: the request cannot be understood (bad query parameter, broken JSON...).
