@@ -1,13 +1,16 @@
 import { type NeutralResponse, unknownPathResponse } from '@resourcery/core/adapter';
 import type { Request } from 'express';
 
-// Why this reads the router's layers, which Express does not document: Express tells its mount
-// path only to a sub-application (`app.mountpath`, the `mount` event), never to a middleware
-// function, and `req.baseUrl` is the path as the request spelled it, not as it was declared. The
-// adapter is a middleware function (a sub-application would re-run Express's request setup on
-// every request, and take the parent's settings only when mounted), so it reads the declared
-// paths from the layers (Express 5 keeps them as `rawPath`) and, wherever they cannot be read,
-// answers as if the request were spelled right: the check only ever refuses, never admits.
+// Why this reads the router's layers, which Express does not document: no supported API tells a
+// middleware function the path it was mounted at, as declared. `app.mountpath` and the `mount`
+// event exist for a sub-application only (and a sub-application would re-run Express's request
+// setup on every request, and take the parent's settings only when mounted); `req.baseUrl` is
+// the path as the request spelled it, not as it was declared; `req.route` is set for routes, not
+// for middleware. So where Express matched case-insensitively (its default), the adapter reads
+// the declared paths from the layers (Express 5 keeps them as `rawPath`) and, wherever they
+// cannot be read, answers as if the request were spelled right: the check only ever refuses,
+// never admits. With `case sensitive routing` enabled (a documented setting), Express itself
+// matched the mount path exactly and nothing is read.
 
 /** What this module reads of an Express router layer. */
 interface Layer {
@@ -99,6 +102,7 @@ export function mountPaths(app: unknown, handler: unknown): readonly string[] | 
  * routing`, but the API's paths are case-sensitive everywhere. `true` when it cannot be known.
  */
 export function mountedExactly(req: Request, handler: unknown): boolean {
+  if (req.app.enabled('case sensitive routing')) return true;
   const paths = mountPaths(req.app, handler);
   return paths === undefined || paths.some((path) => req.baseUrl.endsWith(path));
 }

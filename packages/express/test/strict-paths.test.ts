@@ -1,9 +1,9 @@
 import { memoryStore } from '@resourcery/core';
 import { bookResource } from '@resourcery/testing';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resourcery } from '../src/index.js';
-import { mountPaths } from '../src/mount-paths.js';
+import { mountedExactly, mountPaths } from '../src/mount-paths.js';
 import { serve } from './serve.js';
 
 // Paths are case-sensitive, the mount path included, though Express matches `app.use('/api', ...)`
@@ -59,6 +59,22 @@ describe('the mount path', () => {
       _router: { stack: [{ handle: () => undefined, regexp: /^\/api\/?(?=\/|$)/i }] },
     };
     expect(mountPaths(express4, () => undefined)).toBeUndefined();
+  });
+
+  it('is not looked for when the app routes case-sensitively: Express matched it exactly', async () => {
+    let reads = 0;
+    const app = {
+      enabled: (setting: string) => setting === 'case sensitive routing',
+      get router() {
+        reads++;
+        return { stack: [] };
+      },
+    };
+    expect(mountedExactly({ app, baseUrl: '/api' } as unknown as Request, () => undefined)).toBe(true);
+    expect(reads).toBe(0);
+    const get = await start(express().set('case sensitive routing', true).use('/api', api()));
+    expect((await get('/api/books')).status).toBe(200);
+    expect((await get('/API/books')).headers.get('content-type')).not.toBe('application/problem+json'); // Express's own 404
   });
 
   it('is left to Express when it cannot be known (a pattern, a wrapping function)', async () => {
