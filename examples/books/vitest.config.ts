@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/example-books',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     // The SQL package's global setup pings the database servers once per run (start-up.test.ts
     // runs the server on PostgreSQL when it answers).
     globalSetup: ['../../packages/sql/test/helpers/global-setup.ts'],

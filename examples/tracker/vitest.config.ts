@@ -8,7 +8,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/example-tracker',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     globalSetup: ['../../packages/sql/test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/core',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     // The type-level tests (`*.test-d.ts`) are checked by tsc, not run.
     // Errors elsewhere in the sources are the repository typecheck's business, not this project's.

@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/fetch',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
   },
 });

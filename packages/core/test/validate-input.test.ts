@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { IsString, Length, registerDecorator } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors/http-error.js';
-import { compiledResource, defineResource } from '../define-resource.js';
-import { validateInput } from './validate-input.js';
+import { HttpError } from '../src/errors/http-error.js';
+import { compiledResource, defineResource } from '../src/resource/define-resource.js';
+import { validateInput } from '../src/resource/input/validate-input.js';
 
 /** A constraint that counts how often class-validator (or its fast path) calls it. */
 const calls = { count: 0 };

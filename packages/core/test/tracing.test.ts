@@ -9,13 +9,13 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { bookResource } from '@resourcery/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authors, books, Review } from '../../../../test-support/library-resources.js';
-import type { Context } from '../resource/context.js';
-import { defineResource } from '../resource/define-resource.js';
-import { belongsTo } from '../resource/relations.js';
-import { memoryStore } from '../store/memory-store.js';
-import type { Collection } from '../store/store.js';
-import { createApi } from './create-api.js';
+import { authors, books, Review } from '../../../test-support/library-resources.js';
+import { createApi } from '../src/api/create-api.js';
+import type { Context } from '../src/resource/context.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { belongsTo } from '../src/resource/relations.js';
+import { memoryStore } from '../src/store/memory-store.js';
+import type { Collection } from '../src/store/store.js';
 
 const request = (method: string, path: string, rawQuery = '', body?: unknown) => ({
   method,

@@ -3,12 +3,12 @@ import { Book } from '@resourcery/testing';
 import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../api/create-api.js';
-import { parseIndexQuery } from '../query/parse-query.js';
-import { resolveIndexQuery } from '../query/resolve-query.js';
-import { compiledResource, defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { parseIndexQuery } from '../src/query/parse-query.js';
+import { resolveIndexQuery } from '../src/query/resolve-query.js';
+import { compiledResource, defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The document says what the server does: what it accepts, what it answers, what it hides.
 

@@ -5,10 +5,10 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { IsDecimal, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../api/create-api.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The statistics operation in the document: its path, parameters and an answer typed by the
 // attributes, which what the server answers fits; problems as the server gives them.

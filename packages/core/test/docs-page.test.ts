@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Book } from '@resourcery/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createApi } from '../api/create-api.js';
-import type { NeutralRequest } from '../http/neutral.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
+import { createApi } from '../src/api/create-api.js';
+import type { NeutralRequest } from '../src/http/neutral.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // swagger-ui-dist is an optional peer dependency of the core: here it is not installed (its
 // resolution fails as it does in a project without it). serve-description.test.ts covers the page

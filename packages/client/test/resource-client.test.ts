@@ -1,9 +1,9 @@
 import { defineResource } from '@resourcery/core';
 import { describe, expect, it } from 'vitest';
-import { pluralize } from './plural.js';
-import { resourceClient } from './resource-client.js';
-import { ResourceError } from './resource-error.js';
-import type { ResourceType } from './types.js';
+import { pluralize } from '../src/plural.js';
+import { resourceClient } from '../src/resource-client.js';
+import { ResourceError } from '../src/resource-error.js';
+import type { ResourceType } from '../src/types.js';
 
 // Answers the client can meet but the example server never gives (a proxy's HTML error page, a
 // foreign body), with a fake `fetch` that records what was sent. The real exchanges are tested

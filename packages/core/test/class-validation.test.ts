@@ -39,7 +39,7 @@ import {
 } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inLibraryVoice, passes, planOf, validationErrors } from './class-validation.js';
+import { inLibraryVoice, passes, planOf, validationErrors } from '../src/resource/input/class-validation.js';
 
 /** A custom synchronous constraint whose answers are truthy or falsy, not always booleans. */
 function LooselyTrue(options?: ValidationOptions) {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Book } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
-import { echo } from '../errors/echo.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { createApi } from './create-api.js';
+import { createApi } from '../src/api/create-api.js';
+import { echo } from '../src/errors/echo.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // What the client sent is repeated in a problem's detail only in part: the runtimes in front of
 // the core (Fetch runtimes accept any token as a method) do not all bound it.

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digest22, etagOf, portableDigest22 } from './conditional.js';
+import { digest22, etagOf, portableDigest22 } from '../src/http/conditional.js';
 
 const KEY = 'k3y';
 

@@ -6,14 +6,14 @@ import addFormats from 'ajv-formats';
 import { IsIn, IsInt, IsObject, IsOptional, IsString } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { authors, Book, books, library, reviews } from '../../../../test-support/library-resources.js';
-import { createApi } from '../api/create-api.js';
-import { defineResource } from '../resource/define-resource.js';
-import { belongsTo, hasMany } from '../resource/relations.js';
-import { canonicalDecimal } from '../schema/values.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
-import { decimalPattern } from './value-types.js';
+import { authors, Book, books, library, reviews } from '../../../test-support/library-resources.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { decimalPattern } from '../src/openapi/value-types.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { belongsTo, hasMany } from '../src/resource/relations.js';
+import { canonicalDecimal } from '../src/schema/values.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The document of several related resources (CONTRACT part 3): the new value types, server-set
 // fields, `include` and its records, and the 409 of a destroy that others still refer to.

@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors/http-error.js';
-import { bearerJwt } from './bearer-jwt.js';
-import type { NeutralRequest } from './neutral.js';
+import { HttpError } from '../src/errors/http-error.js';
+import { bearerJwt } from '../src/http/bearer-jwt.js';
+import type { NeutralRequest } from '../src/http/neutral.js';
 
 // The `cookie` option of bearerJwt: the token read from a cookie when a read has no
 // Authorization header (a browser's EventSource cannot send one), never for a write.

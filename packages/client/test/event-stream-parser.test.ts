@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventStreamParser, type StreamMessage } from './event-stream-parser.js';
+import { EventStreamParser, type StreamMessage } from '../src/event-stream-parser.js';
 
 /** The messages and retries `chunks` make, fed one after the other to one parser. */
 function parse(chunks: readonly string[], lastEventId?: string) {

@@ -5,11 +5,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../access/principal.js';
-import { createApi } from '../api/create-api.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
+import type { Principal } from '../src/access/principal.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The live events operation in the document: the index's filters, q and archived, the problems
 // it can answer, and the shapes of its events, which the events the server sends fit.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINK_BUDGET, paginationHeaders } from './links.js';
+import { LINK_BUDGET, paginationHeaders } from '../src/http/links.js';
 
 /** The targets of a `Link` header by relation, read as strictly as RFC 8288 writes them. */
 function targets(header: string): Record<string, string> {

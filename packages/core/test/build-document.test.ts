@@ -21,9 +21,9 @@ import {
   MinLength,
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { defineResource } from '../resource/define-resource.js';
-import { type OpenApiDocument, openApiDocument } from './build-document.js';
-import { STORABLE_STRING } from './schemas.js';
+import { type OpenApiDocument, openApiDocument } from '../src/openapi/build-document.js';
+import { STORABLE_STRING } from '../src/openapi/schemas.js';
+import { defineResource } from '../src/resource/define-resource.js';
 
 class Article {
   @IsString() @Length(3, 80) title!: string;

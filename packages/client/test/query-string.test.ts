@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexQueryString, pageOf, parseLinks } from './query-string.js';
-import { statsQueryString } from './stats.js';
+import { indexQueryString, pageOf, parseLinks } from '../src/query-string.js';
+import { statsQueryString } from '../src/stats.js';
 
 describe('indexQueryString', () => {
   it('writes filters, sort and paging as the server reads them', () => {

@@ -5,11 +5,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../api/create-api.js';
-import { defineResource } from '../resource/define-resource.js';
-import { belongsTo } from '../resource/relations.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { belongsTo } from '../src/resource/relations.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // Bulk writes and upserts in the document (CONTRACT part 4, "Bulk writes"): the list form of POST
 // beside the single one, PATCH and DELETE on the collection, `upsert=`; and what the server

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { IsInt, IsString, Length, MaxLength } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors/http-error.js';
-import { parseIndexQuery } from '../query/parse-query.js';
-import { compiledResource, defineResource } from './define-resource.js';
+import { HttpError } from '../src/errors/http-error.js';
+import { parseIndexQuery } from '../src/query/parse-query.js';
+import { compiledResource, defineResource } from '../src/resource/define-resource.js';
 
 class Note {
   @IsString() @Length(1, 200) title!: string;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Exclude, Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import { describe, expect, it } from 'vitest';
-import { toInstance } from './to-instance.js';
+import { toInstance } from '../src/resource/input/to-instance.js';
 
 const attributes = (...names: string[]) => new Map(names.map((name) => [name, {}]));
 

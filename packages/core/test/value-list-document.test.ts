@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { IsEnum, IsIn, IsOptional, IsString } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { defineResource } from '../resource/define-resource.js';
-import { openApiDocument } from './build-document.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { defineResource } from '../src/resource/define-resource.js';
 
 // Listed values (`@IsIn`, `@IsEnum`) are an `enum` wherever the value is: record, inputs (with
 // `null` when nullable), and said on the `filter[...]` of the field.

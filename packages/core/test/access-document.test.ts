@@ -5,11 +5,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { IsString } from 'class-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessApi, accessResources, tenancy, tokenFor } from '../../../../test-support/access-resources.js';
-import { createApi } from '../api/create-api.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
+import { accessApi, accessResources, tenancy, tokenFor } from '../../../test-support/access-resources.js';
+import { createApi } from '../src/api/create-api.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The document of an API with the access model (CONTRACT part 4, "Authentication"): the bearer
 // scheme on every operation, 401 and 403 documented as the server answers them, and the schemas

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { bookResource } from '@resourcery/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { memoryStore } from '../store/memory-store.js';
-import { createApi } from './create-api.js';
-import type { Logger } from './logger.js';
+import { createApi } from '../src/api/create-api.js';
+import type { Logger } from '../src/api/logger.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 function recordingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Book } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiOptions, createApi } from '../api/create-api.js';
-import type { NeutralRequest } from '../http/neutral.js';
-import { defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
+import { type ApiOptions, createApi } from '../src/api/create-api.js';
+import type { NeutralRequest } from '../src/http/neutral.js';
+import { defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 const books = defineResource({ name: 'book', model: Book });
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -4,13 +4,13 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { library } from '../../../../test-support/library-resources.js';
-import { type Api, createApi } from '../api/create-api.js';
-import { OPERATORS } from '../contract/operators.js';
-import { compiledResource, defineResource } from '../resource/define-resource.js';
-import { memoryStore } from '../store/memory-store.js';
-import { openApiDocument } from './build-document.js';
-import { relationsOf } from './relations.js';
+import { library } from '../../../test-support/library-resources.js';
+import { type Api, createApi } from '../src/api/create-api.js';
+import { OPERATORS } from '../src/contract/operators.js';
+import { openApiDocument } from '../src/openapi/build-document.js';
+import { relationsOf } from '../src/openapi/relations.js';
+import { compiledResource, defineResource } from '../src/resource/define-resource.js';
+import { memoryStore } from '../src/store/memory-store.js';
 
 // The query language of CONTRACT part 3 in the document is exactly what the server takes: every
 // `filter[...]` key the server could be sent (each attribute, hidden and JSON ones included, each
