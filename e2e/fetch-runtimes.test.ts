@@ -3,12 +3,8 @@
 // each runtime, started with the flags of its `start:bun` / `start:deno` script, a fresh process
 // (and on PostgreSQL a fresh database) for every group of the shared HTTP conformance suite.
 import { rmSync } from 'node:fs';
-import {
-  type HttpSuiteTarget,
-  httpConformanceSuite,
-  readStreamText,
-  readStreamToEnd,
-} from '@resourcery/testing/suites';
+import { type HttpSuiteTarget } from '@resourcery/testing';
+import { httpConformanceSuite, readStreamText, readStreamToEnd } from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverAvailable } from '../packages/sql/test/helpers/databases.js';
 import { bundleExampleServer as bundleSource } from '../scripts/bundle-example-server.mjs';

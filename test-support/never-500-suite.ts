@@ -1,5 +1,5 @@
-import type { Store } from '@resourcery/core';
 import { compiledResource } from '@resourcery/core/adapter';
+import type { Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import express from 'express';

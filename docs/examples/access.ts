@@ -1,7 +1,8 @@
 // The access model of a small issue tracker (docs/access.md): bearer tokens, tenancy by
 // organization, three roles, a field only admins read, a field only admins change, comments
 // their authors own, and issues archived instead of destroyed.
-import { bearerJwt, belongsTo, createApi, defineResource, type Store } from '@resourcery/core';
+import { bearerJwt, belongsTo, createApi, defineResource } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { IsEmail, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
 declare module '@resourcery/core' {

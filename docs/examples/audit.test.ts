@@ -1,6 +1,7 @@
 // The audit row commits with the book, and a failure after the book was written leaves neither,
 // on the memory store and on SQLite.
-import { createApi, memoryStore, type Store } from '@resourcery/core';
+import { createApi, memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';

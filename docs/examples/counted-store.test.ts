@@ -1,7 +1,8 @@
 // The store of counted-store.ts runs the shared store suite, as every store does, over the
 // memory store; then it counts what a request asks of it.
 import { createApi, memoryStore } from '@resourcery/core';
-import { callApi, storeConformanceSuite } from '@resourcery/testing/suites';
+import { callApi } from '@resourcery/testing';
+import { storeConformanceSuite } from '@resourcery/testing/suites';
 import { expect, it } from 'vitest';
 import { books } from './book.js';
 import { type Calls, countedStore } from './counted-store.js';

@@ -1,5 +1,6 @@
 // One error shape on Express, whoever refuses the request: the API, express.json() or the app.
-import { defineResource, type Store } from '@resourcery/core';
+import { defineResource } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { IsString, Length } from 'class-validator';
 import express, { type ErrorRequestHandler, type Express } from 'express';

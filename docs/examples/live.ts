@@ -1,6 +1,7 @@
 // Live events (docs/live.md): an organization's tasks, each change streamed as it commits to every
 // caller who may see it. `live: true` serves GET /api/tasks/events; the store keeps the change log.
-import { bearerJwt, defineResource, type ServerSet, type Store } from '@resourcery/core';
+import { bearerJwt, defineResource, type ServerSet } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { createListener } from '@resourcery/node';
 import { IsIn, IsInt, IsString, Length } from 'class-validator';
 

@@ -1,6 +1,7 @@
 // Issues and labels, many to many: each issue holds its labels' ids in `labelIds`; the library
 // keeps the links in a join table of its own (`issue_labels`) and writes them with the issue.
-import { createApi, defineResource, manyToMany, memoryStore, type Store } from '@resourcery/core';
+import { createApi, defineResource, manyToMany, memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { IsString, Length, Matches } from 'class-validator';
 
 export class Label {

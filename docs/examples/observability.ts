@@ -7,7 +7,8 @@ import {
   ConsoleSpanExporter,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import type { Logger, Store } from '@resourcery/core';
+import type { Logger } from '@resourcery/core';
+import type { Store } from '@resourcery/core/store';
 import { healthRoutes, resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import pino from 'pino';

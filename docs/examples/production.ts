@@ -1,7 +1,7 @@
 // The books API set up for production, as docs/deployment.md describes it: one pooled store per
 // process, health and readiness probes, CORS, rate limiting, and the Node server's helpers.
 import { createServer, type Server } from 'node:http';
-import type { Store } from '@resourcery/core';
+import type { Store } from '@resourcery/core/store';
 import { healthRoutes, resourcery } from '@resourcery/express';
 import { answerClientErrors, deferContinue } from '@resourcery/node';
 import { sqlStore } from '@resourcery/sql';

@@ -2,8 +2,8 @@
 // (on the memory store and on SQLite, with the records of query-seed.ts), and must get exactly
 // that answer: the page cannot show an operator behaving otherwise than the server does.
 import { readFileSync } from 'node:fs';
-import { memoryStore, type Store } from '@resourcery/core';
-import { createApi } from '@resourcery/core/adapter';
+import { createApi, memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

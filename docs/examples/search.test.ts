@@ -2,7 +2,8 @@
 // search.ts (on the memory store and on SQLite, with the articles below), as a reader, or as an
 // admin when the request says `x-role: admin`, and must get exactly that answer.
 import { readFileSync } from 'node:fs';
-import { memoryStore, type Store } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { callApi } from '@resourcery/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

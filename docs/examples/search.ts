@@ -2,7 +2,8 @@
 // article's `title` and `body` are searched; its `notes` are searched too, but only admins may
 // read them, so only admins' searches look into them.
 import 'reflect-metadata';
-import { createApi, defineResource, type Principal, type Store } from '@resourcery/core';
+import { createApi, defineResource, type Principal } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { IsOptional, IsString, Length } from 'class-validator';
 
 export class Article {

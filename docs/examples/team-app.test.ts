@@ -1,6 +1,7 @@
 // The team's service, as a client sees it, on the memory store and SQLite: relations,
 // timestamps, a unique ISBN, a checked foreign key and the audit row committed with the book.
-import { memoryStore, type Store } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { serveHttp } from '@resourcery/testing';
 import express from 'express';

@@ -1,7 +1,8 @@
 // The service a team built: authors and their books, mounted in an existing Express app, with
 // timestamps, a unique ISBN, a checked foreign key, and an audit row written in the same
 // transaction as every change to a book.
-import { belongsTo, defineResource, hasMany, type ServerSet, type Store } from '@resourcery/core';
+import { belongsTo, defineResource, hasMany, type ServerSet } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { IsIn, IsInt, IsOptional, IsString, Length } from 'class-validator';
 import type { Express } from 'express';

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import type { Logger, Store } from '@resourcery/core';
+import type { Logger } from '@resourcery/core';
 import { unknownPathResponse } from '@resourcery/core/adapter';
+import type { Store } from '@resourcery/core/store';
 import { healthRoutes, resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import pino from 'pino';

@@ -1,7 +1,7 @@
 // The books API on a Fetch runtime: `Bun.serve` under Bun (`npm run start:bun`), `Deno.serve`
 // under Deno (`npm run start:deno`), through @resourcery/fetch. PORT and DATABASE_URL as `npm start`.
 import process from 'node:process';
-import type { Store } from '@resourcery/core';
+import type { Store } from '@resourcery/core/store';
 import { createFetchHandler } from '@resourcery/fetch';
 import { redactUrl } from '@resourcery/sql';
 import { books } from './book.js';

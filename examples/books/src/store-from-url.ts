@@ -1,4 +1,5 @@
-import { memoryStore, type Store } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { redactUrl, sqlStore } from '@resourcery/sql';
 
 const SQL_URL = /^(sqlite|postgres|postgresql|mysql|mariadb):/i;

@@ -1,5 +1,6 @@
 import { memoryStore } from '@resourcery/core';
-import { httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
+import { serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite } from '@resourcery/testing/suites';
 import { createApp } from '../src/app.js';
 
 // The example app as shipped (its own book resource, request log off) honours the whole HTTP contract.

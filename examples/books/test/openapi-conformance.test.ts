@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { memoryStore, type OpenApiDocument, type Store } from '@resourcery/core';
-import { type Collection, StoreUnavailable } from '@resourcery/core/store';
+import { memoryStore, type OpenApiDocument } from '@resourcery/core';
+import { type Collection, type Store, StoreUnavailable } from '@resourcery/core/store';
 import { answerClientErrors } from '@resourcery/node';
-import { httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
+import { serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite } from '@resourcery/testing/suites';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';

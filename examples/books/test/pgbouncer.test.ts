@@ -2,7 +2,8 @@
 // PgBouncer in transaction mode (.ci/pgbouncer.ini), opened from a URL that says
 // `?preparedStatements=false`, as DATABASE_URL would.
 import { sqlStore } from '@resourcery/sql';
-import { httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
+import { serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite } from '@resourcery/testing/suites';
 import { droppingTables, SERVERS, serverAvailable } from '../../../packages/sql/test/helpers/databases.js';
 import { createApp } from '../src/app.js';
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import type { ApiOptions, Store } from '@resourcery/core';
+import type { ApiOptions } from '@resourcery/core';
 import { unknownPathResponse } from '@resourcery/core/adapter';
+import type { Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import { resources } from './resources.js';

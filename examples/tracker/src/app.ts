@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { bearerJwt, type Hooks, type Store } from '@resourcery/core';
+import { bearerJwt, type Hooks } from '@resourcery/core';
 import { unknownPathResponse } from '@resourcery/core/adapter';
+import { type Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import express, { type Express } from 'express';
 import { DEVELOPMENT_SECRET, trackerPrincipal } from './principal.js';

@@ -12,7 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryStore, type Store } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,7 @@
-// Public entry of @resourcery/core: declare resources, serve them, store them. Store authors
-// import `@resourcery/core/store`, adapter and tool authors `@resourcery/core/adapter`.
+// Public entry of @resourcery/core: what a user of `defineResource` needs to declare resources,
+// serve them (`createApi`, `HttpError`) and keep them in memory (`memoryStore`). Each name has
+// one home: the `Store` interface and what a store author implements or shares come from
+// `@resourcery/core/store`, what adapter and tool authors use from `@resourcery/core/adapter`.
 import 'reflect-metadata';
 
 export type { AccessRules, FieldAccess, Rule, Tenancy } from './access/declare.js';
@@ -16,6 +18,7 @@ export {
   type FieldErrors,
   ForbiddenError,
   HttpError,
+  type HttpErrorOptions,
   NotFoundError,
   ServiceUnavailableError,
   UnauthorizedError,
@@ -49,6 +52,4 @@ export {
 } from './resource/relations.js';
 export type { StatsDeclaration } from './resource/stats.js';
 export type { TypeDeclaration } from './schema/infer-attributes.js';
-export type { Id, OnDelete } from './schema/types.js';
 export { memoryStore } from './store/memory-store.js';
-export type { Collection, Store, StoreRetry, StoreTransaction, TransactionOptions } from './store/store.js';

@@ -1,4 +1,5 @@
-// `@resourcery/core/store`: what a store author implements and the helpers stores share.
+// `@resourcery/core/store`: the `Store` interface, what a store author implements and the helpers
+// stores share. The memory store itself is `memoryStore` of `@resourcery/core`.
 export { MAX_PRECISION } from './schema/convert.js';
 export { referencedFirst } from './schema/referenced-first.js';
 export type {
@@ -25,7 +26,7 @@ export {
 export { scaledOf, sumValue } from './store/aggregate-values.js';
 export { compareCodePoints, compareScalars } from './store/compare.js';
 export { ESTIMATE_ABOVE } from './store/estimate-above.js';
-export { memoryStore, randomSecret } from './store/memory-store.js';
+export { randomSecret } from './store/memory-store.js';
 export { foldCase, matchesSearch, SEARCH_WORD_MAX, SEARCH_WORDS_MAX, searchWords } from './store/search-words.js';
 export type {
   AggregateQuery,

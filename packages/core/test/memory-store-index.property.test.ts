@@ -1,10 +1,10 @@
 // The memory store's indexes, top-k selection and id walk must answer exactly what a full scan
 // and a full sort answer, whatever the writes (including transactions rolled back) did before.
+import { memoryStore } from '@resourcery/core';
 import {
   type CollectionSchema,
   type Condition,
   compareScalars,
-  memoryStore,
   type Order,
   type Scalar,
   type StoredRecord,

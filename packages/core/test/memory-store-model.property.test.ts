@@ -1,12 +1,12 @@
 // The memory store's decimal order, uuid id walk and per-group cut must answer exactly what a
 // full scan and a full sort answer, whatever the writes (and undone transactions) did before.
+import { memoryStore } from '@resourcery/core';
 import {
   type CollectionSchema,
   type Condition,
   canonicalDecimal,
   compareDecimals,
   compareScalars,
-  memoryStore,
   type Order,
   type Scalar,
   type StoredRecord,

@@ -1,11 +1,11 @@
 // The memory store's operators, relation filters, keyset positions and selected fields must
 // answer what a full scan written from CONTRACT part 3 answers.
+import { memoryStore } from '@resourcery/core';
 import {
   type CollectionSchema,
   type Condition,
   compareDecimals,
   compareScalars,
-  memoryStore,
   type Order,
   type Scalar,
   type StoredRecord,

@@ -1,7 +1,8 @@
 // What the memory store decides beyond the shared store suite: uuid ids given, made or taken,
 // self-references, cascades through cycles, collections created late, and how a destroy treats
 // records that go anyway.
-import { type CollectionSchema, ConstraintViolation, memoryStore, type OnDelete } from '@resourcery/core/store';
+import { memoryStore } from '@resourcery/core';
+import { type CollectionSchema, ConstraintViolation, type OnDelete } from '@resourcery/core/store';
 import { describe, expect, it } from 'vitest';
 
 function categories(onDelete: OnDelete, id: 'integer' | 'uuid' = 'integer'): CollectionSchema {

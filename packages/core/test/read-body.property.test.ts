@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { HttpError, type NeutralRequest } from '@resourcery/core/adapter';
+import { HttpError } from '@resourcery/core';
+import { type NeutralRequest } from '@resourcery/core/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../src/http/read-body.js';

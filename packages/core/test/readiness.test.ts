@@ -1,6 +1,6 @@
-import { createApi, memoryStore, type Store } from '@resourcery/core';
+import { createApi, memoryStore } from '@resourcery/core';
 import type { NeutralRequest } from '@resourcery/core/adapter';
-import { StoreUnavailable } from '@resourcery/core/store';
+import { type Store, StoreUnavailable } from '@resourcery/core/store';
 import { bookResource } from '@resourcery/testing';
 import { describe, expect, it } from 'vitest';
 

@@ -3,7 +3,8 @@
 // long keys, a wrapper), and whatever JSON.parse made of them.
 import 'reflect-metadata';
 import { Readable } from 'node:stream';
-import { HttpError, type NeutralRequest } from '@resourcery/core/adapter';
+import { HttpError } from '@resourcery/core';
+import { type NeutralRequest } from '@resourcery/core/adapter';
 import { IsDecimal, IsObject, IsOptional, IsString } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

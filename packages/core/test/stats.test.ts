@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { createApi, defineResource, memoryStore, type ServerSet, type Store } from '@resourcery/core';
+import { createApi, defineResource, memoryStore, type ServerSet } from '@resourcery/core';
+import { type Store } from '@resourcery/core/store';
 import { callApi } from '@resourcery/testing';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { describe, expect, it } from 'vitest';

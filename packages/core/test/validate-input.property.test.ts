@@ -1,4 +1,5 @@
-import { compiledResource, HttpError } from '@resourcery/core/adapter';
+import { HttpError } from '@resourcery/core';
+import { compiledResource } from '@resourcery/core/adapter';
 import { bookResource } from '@resourcery/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

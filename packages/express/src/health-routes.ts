@@ -1,4 +1,4 @@
-import type { Api, HealthOptions } from '@resourcery/core/adapter';
+import type { Api, HealthOptions } from '@resourcery/core';
 import { writeResponse } from '@resourcery/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 

@@ -1,4 +1,5 @@
-import { type Api, type ApiOptions, createApi, HttpError, type NeutralRequest } from '@resourcery/core/adapter';
+import { type Api, type ApiOptions, createApi, HttpError } from '@resourcery/core';
+import { type NeutralRequest } from '@resourcery/core/adapter';
 import { closeGracefully, toNeutralRequest as fromNode, writeResponse } from '@resourcery/node';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { mountedExactly, unknownBase } from './mount-paths.js';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { HttpError, memoryStore, type Store, UnauthorizedError } from '@resourcery/core';
-import { type Collection, ConstraintViolation } from '@resourcery/core/store';
+import { HttpError, memoryStore, UnauthorizedError } from '@resourcery/core';
+import { type Collection, ConstraintViolation, type Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { bookResource } from '@resourcery/testing';
 import express, { type ErrorRequestHandler } from 'express';

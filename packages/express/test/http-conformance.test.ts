@@ -1,7 +1,8 @@
 import { createApi, memoryStore } from '@resourcery/core';
 import { resourcery } from '@resourcery/express';
 import { closeServer } from '@resourcery/node';
-import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
+import { bookResource, serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite } from '@resourcery/testing/suites';
 import express from 'express';
 
 // The whole HTTP contract, through Express, on the memory store; streamed bodies too, shut

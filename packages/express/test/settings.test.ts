@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { type Collection, defineResource, memoryStore, type ResourceOptions, type Store } from '@resourcery/core';
+import { defineResource, memoryStore, type ResourceOptions } from '@resourcery/core';
 import type { ListQuery } from '@resourcery/core/store';
+import { type Collection, type Store } from '@resourcery/core/store';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-import { memoryStore, type Store } from '@resourcery/core';
-import { type Collection, StoreUnavailable } from '@resourcery/core/store';
+import { memoryStore } from '@resourcery/core';
+import { type Collection, type Store, StoreUnavailable } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import express from 'express';

@@ -1,12 +1,5 @@
-import {
-  type Api,
-  type ApiOptions,
-  createApi,
-  type NeutralResponse,
-  stopProducer,
-  UNREAD_BODY_LINGER,
-  unknownPathResponse,
-} from '@resourcery/core/adapter';
+import { type Api, type ApiOptions, createApi } from '@resourcery/core';
+import { type NeutralResponse, stopProducer, UNREAD_BODY_LINGER, unknownPathResponse } from '@resourcery/core/adapter';
 import { type OpenStreams, streamBody } from './stream-body.js';
 
 /** Options of {@link createFetchHandler}: those of `createApi`, the mount point, and `state` from the `Request`. */

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpError, PROBLEM_STATUS, type ProblemCode, statusTitle, toProblemResponse } from '@resourcery/core/adapter';
+import { HttpError, type ProblemCode } from '@resourcery/core';
+import { PROBLEM_STATUS, statusTitle, toProblemResponse } from '@resourcery/core/adapter';
 
 const CODE_OF: Record<string, ProblemCode> = {
   HPE_HEADER_OVERFLOW: 'request_too_large',

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Api, type ApiOptions, createApi, unknownPathResponse } from '@resourcery/core/adapter';
+import { type Api, type ApiOptions, createApi } from '@resourcery/core';
+import { unknownPathResponse } from '@resourcery/core/adapter';
 import { toNeutralRequest, writeResponse } from './node-request.js';
 
 /** Options of {@link createListener}: those of `createApi`, plus the mount point. */

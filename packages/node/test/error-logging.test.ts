@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { memoryStore, type Store } from '@resourcery/core';
-import { type Collection, ConstraintViolation, StoreUnavailable } from '@resourcery/core/store';
+import { memoryStore } from '@resourcery/core';
+import { type Collection, ConstraintViolation, type Store, StoreUnavailable } from '@resourcery/core/store';
 import { bookResource, type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { afterAll, afterEach, beforeAll, expect, it, type MockInstance, vi } from 'vitest';
 import { createListener } from '../src/index.js';

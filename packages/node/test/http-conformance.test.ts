@@ -1,5 +1,6 @@
 import { createApi, memoryStore } from '@resourcery/core';
-import { bookResource, httpConformanceSuite, serveHttp } from '@resourcery/testing/suites';
+import { bookResource, serveHttp } from '@resourcery/testing';
+import { httpConformanceSuite } from '@resourcery/testing/suites';
 import { describe, expect, it } from 'vitest';
 import { closeServer, createListener } from '../src/index.js';
 

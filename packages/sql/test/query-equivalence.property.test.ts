@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryStore } from '@resourcery/core';
 import {
   type AggregateQuery,
   type AttributeSchema,
@@ -18,7 +19,6 @@ import {
   type Condition,
   type Id,
   type ListQuery,
-  memoryStore,
   type Order,
   type Scalar,
   type StoredRecord,

@@ -3,7 +3,8 @@
 // database answers 503 with Retry-After, as does an action an around hook runs in
 // `ctx.transaction(next)` (the rest of the action cannot run twice). PostgreSQL and MariaDB.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { Logger, Store } from '@resourcery/core';
+import type { Logger } from '@resourcery/core';
+import type { Store } from '@resourcery/core/store';
 import { resourcery } from '@resourcery/express';
 import { sqlStore } from '@resourcery/sql';
 import { type BookResourceOptions, bookResource, serveHttp } from '@resourcery/testing';

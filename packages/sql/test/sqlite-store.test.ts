@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { compiledResource } from '@resourcery/core/adapter';
 import { type Collection, ConstraintViolation, type StoredRecord } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
-import { type BookResourceOptions, bookResource, storeConformanceSuite } from '@resourcery/testing/suites';
+import { type BookResourceOptions, bookResource } from '@resourcery/testing';
+import { storeConformanceSuite } from '@resourcery/testing/suites';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const folder = mkdtempSync(join(tmpdir(), 'resourcery-sqlite-'));

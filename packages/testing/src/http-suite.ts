@@ -1,4 +1,4 @@
-import type { Api } from '@resourcery/core/adapter';
+import type { Api } from '@resourcery/core';
 import { bodyCases } from './http-cases/body-cases.js';
 import { conditionalCases } from './http-cases/conditional-cases.js';
 import { encodingCases } from './http-cases/encoding-cases.js';

@@ -1,4 +1,5 @@
-import type { Api, HandleOptions, NeutralRequest, NeutralResponse } from '@resourcery/core/adapter';
+import type { Api } from '@resourcery/core';
+import type { HandleOptions, NeutralRequest, NeutralResponse } from '@resourcery/core/adapter';
 
 type Settle = (result: IteratorResult<string>) => void;
 

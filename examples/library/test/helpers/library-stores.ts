@@ -1,5 +1,4 @@
-import type { Store } from '@resourcery/core';
-import type { CollectionSchema } from '@resourcery/core/store';
+import type { CollectionSchema, Store } from '@resourcery/core/store';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
 import { type HttpSuiteTarget, noteResource, serveHttp } from '@resourcery/testing';
 import { SERVERS, type ServerName } from '../../../../packages/sql/test/helpers/databases.js';

@@ -1,4 +1,4 @@
-import type { Store } from '@resourcery/core';
+import type { Store } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { type HttpSuiteTarget, serveHttp } from '@resourcery/testing';
 import { droppingTables, SERVERS, type ServerName } from '../../../../packages/sql/test/helpers/databases.js';

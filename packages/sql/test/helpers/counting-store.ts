@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { type Collection, memoryStore, type Store } from '@resourcery/core';
+import { memoryStore } from '@resourcery/core';
+import { type Collection, type Store } from '@resourcery/core/store';
 import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
 import Database from 'better-sqlite3';
 import { type Dialect, Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
