@@ -6,13 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Collection,
-  type CollectionSchema,
-  type ListQuery,
-  memoryStore,
-  type Scalar,
-} from '@resourcery/core/store';
+import { memoryStore } from '@resourcery/core';
+import { type Collection, type CollectionSchema, type ListQuery, type Scalar } from '@resourcery/core/store';
 import type { SqlStoreProvider } from '@resourcery/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_ROWS } from '../src/walk-page.js';
