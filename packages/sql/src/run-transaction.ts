@@ -5,8 +5,10 @@ import type { Db } from './collection-plan.js';
 
 /** Where a transaction's changes of live collections go: written before COMMIT, told after it. */
 export interface ChangeSink {
-  flush(tx: Db, pending: readonly PendingChange[]): Promise<void>;
-  committed(): void;
+  /** Writes the changes; answers their positions, in order. */
+  flush(tx: Db, pending: readonly PendingChange[]): Promise<readonly number[]>;
+  /** The changes at these positions committed. */
+  committed(pending: readonly PendingChange[], positions: readonly number[]): void;
 }
 
 /** State shared by everything bound to one open transaction. */
@@ -68,13 +70,14 @@ export async function inTransaction<T>(
     if (open) return await savepoint(db, open, () => wrapped(db, open));
     const begun = isolation ? db.transaction().setIsolationLevel(isolation) : db.transaction();
     const state: OpenTransaction = { savepoints: 0, sideEffects: false };
+    let positions: readonly number[] = [];
     const result = await begun.execute(async (tx) => {
       const result = await wrapped(tx, state);
       const { changes } = state;
-      if (changes && changes.list.length > 0) await changes.sink.flush(tx, changes.list);
+      if (changes && changes.list.length > 0) positions = await changes.sink.flush(tx, changes.list);
       return result;
     });
-    if (state.changes && state.changes.list.length > 0) state.changes.sink.committed();
+    if (state.changes && positions.length > 0) state.changes.sink.committed(state.changes.list, positions);
     return result;
   } catch (error) {
     if (error instanceof WorkFailure) throw error.error;

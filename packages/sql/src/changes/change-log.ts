@@ -11,6 +11,7 @@ import {
   readHead,
   writeChanges,
 } from './log-sql.js';
+import { RecentChanges } from './recent.js';
 import { ensureChangeTables } from './tables.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the library's own tables, known at run time
@@ -86,11 +87,18 @@ export class SqlChangeLog implements ChangeLog {
   #pruning: Promise<void> | undefined;
   /** Tells this store's own notifications from those of other processes. */
   readonly #instance = crypto.randomUUID();
+  /** This process's latest commits, read back without a query (see {@link RecentChanges}). */
+  readonly #recent: RecentChanges;
+  /** Whether another process may have committed since the table was last read to its end. */
+  #foreign = true;
+  /** How many times another process was heard of (a read that began before one does not clear `#foreign`). */
+  #foreignSigns = 0;
 
   constructor(setup: LogSetup) {
     this.#setup = setup;
     this.retentionMs = setup.options.retentionMs ?? 15 * 60_000;
     this.#tables = logTables(setup.tablePrefix);
+    this.#recent = new RecentChanges(10_000, this.retentionMs);
   }
 
   /** The tables exist (created when allowed): `init` waits for it when some schema is live. */
@@ -107,8 +115,15 @@ export class SqlChangeLog implements ChangeLog {
   }
 
   async read(after: number, limit: number): Promise<readonly Change[] | 'gone'> {
+    // This process's own commits are read back from memory while no other process may have committed.
+    const recent = this.#foreign ? undefined : this.#recent.after(after, limit);
+    if (recent) return recent;
     await this.prepare();
-    return readChanges(this.#setup.db, this.#tables, after, limit);
+    const signs = this.#foreignSigns;
+    const read = await readChanges(this.#setup.db, this.#tables, after, limit);
+    // Caught up with the table, and no other process was heard of meanwhile.
+    if (read !== 'gone' && read.length < limit && signs === this.#foreignSigns) this.#foreign = false;
+    return read;
   }
 
   async head(): Promise<number> {
@@ -130,7 +145,7 @@ export class SqlChangeLog implements ChangeLog {
   }
 
   /** Writes a transaction's changes, its last statements before COMMIT (see {@link writeChanges}). */
-  flush(tx: Db, pending: readonly PendingChange[]): Promise<void> {
+  flush(tx: Db, pending: readonly PendingChange[]): Promise<readonly number[]> {
     return writeChanges(
       tx,
       this.#setup.dialect(),
@@ -140,8 +155,9 @@ export class SqlChangeLog implements ChangeLog {
     );
   }
 
-  /** A transaction with changes committed: wakes this process's watchers, prunes now and then. */
-  committed(): void {
+  /** A transaction with changes committed: kept for this process's readers, who are woken; prunes now and then. */
+  committed(pending: readonly PendingChange[], positions: readonly number[]): void {
+    this.#recent.add(pending, positions);
     this.#wakeAll();
     this.#maybePrune();
   }
@@ -151,6 +167,13 @@ export class SqlChangeLog implements ChangeLog {
     this.#watchers.clear();
     this.#stop();
     await this.#pruning;
+  }
+
+  /** Another process committed (or may have: a listener back after a drop): read the table. */
+  #wakeForeign(): void {
+    this.#foreign = true;
+    this.#foreignSigns++;
+    this.#wakeAll();
   }
 
   #wakeAll(): void {
@@ -169,7 +192,7 @@ export class SqlChangeLog implements ChangeLog {
     const listening = name === 'postgres' && listenUrl !== undefined;
     // A notification of this store's own commits is skipped: they woke the watchers at once.
     if (listening)
-      this.#listener = new PgListener(listenUrl, this.#tables.changes, () => this.#wakeAll(), this.#instance);
+      this.#listener = new PgListener(listenUrl, this.#tables.changes, () => this.#wakeForeign(), this.#instance);
     const every = options.pollMs ?? (listening ? 2000 : name === 'sqlite' ? 500 : 250);
     this.#poll = setInterval(() => void this.#look(), every);
     this.#poll.unref?.();
@@ -189,6 +212,10 @@ export class SqlChangeLog implements ChangeLog {
       const head = await this.head();
       if (head !== this.#lastHead) {
         this.#lastHead = head;
+        if (head > this.#recent.highest) {
+          this.#foreign = true;
+          this.#foreignSigns++;
+        }
         this.#wakeAll();
       }
       this.#maybePrune();

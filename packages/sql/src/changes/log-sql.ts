@@ -63,7 +63,7 @@ export async function writeChanges(
   tables: LogTables,
   notice: { readonly channel: string; readonly payload: string },
   pending: readonly PendingChange[],
-): Promise<void> {
+): Promise<number[]> {
   const committedAt = Date.now();
   let rows: Record<string, unknown>[] = pending.map((change) => ({ committedAt, ...change }));
   if (dialect.name === 'postgres') {
@@ -80,12 +80,19 @@ export async function writeChanges(
     rows = rows.map((row, i) => ({ id: first + i, ...row }));
   }
   const most = Math.floor(dialect.maxParameters / 7);
+  const positions: number[] = [];
   for (let start = 0; start < rows.length; start += most) {
-    await tx
-      .insertInto(tables.changes)
-      .values(rows.slice(start, start + most))
-      .execute();
+    const chunk = rows.slice(start, start + most);
+    if (dialect.name !== 'postgres' && dialect.name !== 'sqlite') {
+      await tx.insertInto(tables.changes).values(chunk).execute();
+      for (const row of chunk) positions.push(Number(row.id));
+      continue;
+    }
+    const written = await tx.insertInto(tables.changes).values(chunk).returning('id').execute();
+    for (const row of written) positions.push(Number((row as { id: unknown }).id));
   }
+  // Multi-row INSERT … RETURNING answers in the order of the rows on both databases; sorted all the same.
+  return positions.sort((a, b) => a - b);
 }
 
 /** A row of {@link readChanges}'s query. */
