@@ -65,11 +65,24 @@ for (const name of ['postgres', 'mariadb'] as const) {
         await other.run(`UPDATE ${table} SET author = 'theirs' WHERE id = ${wanted}`);
         await other.run('COMMIT');
       };
+      /** A bulk PATCH of the first two books that writes the first, then loses a deadlock on the second. */
+      const deadlockedPatch = async () => {
+        const [one, two] = ids as [number, number];
+        await hold(two);
+        const patched = send('PATCH', '/books', {
+          books: [
+            { id: one, name: 'first' },
+            { id: two, name: 'second' },
+          ],
+        });
+        await closeCycle(one);
+        return patched;
+      };
       const close = async () => {
         await Promise.all([other.close(), watcher.close()]);
         await target.close().finally(() => store.close());
       };
-      return { send, lines, exporter, ids, hold, closeCycle, close };
+      return { send, lines, exporter, ids, hold, closeCycle, deadlockedPatch, close };
     }
 
     const warnings = (lines: readonly Line[]) => lines.filter((line) => line.level === 'warn');
@@ -78,15 +91,7 @@ for (const name of ['postgres', 'mariadb'] as const) {
       const api = await serve();
       const [one, two] = api.ids as [number, number];
       try {
-        await api.hold(two); // the batch writes `one`, then waits for `two`
-        const patched = api.send('PATCH', '/books', {
-          books: [
-            { id: one, name: 'first' },
-            { id: two, name: 'second' },
-          ],
-        });
-        await api.closeCycle(one);
-        const answer = await patched;
+        const answer = await api.deadlockedPatch();
         expect(answer.status).toBe(200);
         expect(answer.body.books).toMatchObject([
           { id: one, name: 'first', author: 'theirs' },
@@ -130,17 +135,9 @@ for (const name of ['postgres', 'mariadb'] as const) {
           },
         };
         const api = await serve({ hooks }, wrap);
-        const [one, two] = api.ids as [number, number];
+        const [one] = api.ids as [number];
         try {
-          await api.hold(two);
-          const patched = api.send('PATCH', '/books', {
-            books: [
-              { id: one, name: 'first' },
-              { id: two, name: 'second' },
-            ],
-          });
-          await api.closeCycle(one);
-          const answer = await patched;
+          const answer = await api.deadlockedPatch();
           expect(answer.status).toBe(503);
           expect(answer.headers.get('retry-after')).toBe('1');
           expect(mails).toBe(1); // the first record's, before the batch lost the deadlock on the second
