@@ -43,6 +43,16 @@ async function start(env: Record<string, string>) {
   return { code, stdout, stderr };
 }
 
+/** Starts the server with `env` and asserts it refused before listening, in one line matching `line`. */
+async function refusedInOneLine(env: Record<string, string>, line: RegExp): Promise<void> {
+  const { code, stdout, stderr } = await start(env);
+  expect(code).toBe(1);
+  expect(stdout).toBe(''); // never listened
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(line);
+}
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -103,12 +113,8 @@ describe('the example server when it cannot start', () => {
       const db = new Database(file);
       db.exec('create table books (id integer primary key autoincrement, name text not null)'); // no author
       db.close();
-      const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: `sqlite:${file}` });
-      expect(code).toBe(1);
-      expect(stdout).toBe(''); // never listened
-      const lines = stderr.trimEnd().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(
+      await refusedInOneLine(
+        { PORT: '0', DATABASE_URL: `sqlite:${file}` },
         /^The database at sqlite:\S+books\.sqlite cannot serve the books: Table "books" has no column for author; .*migration/,
       );
     } finally {
@@ -128,12 +134,8 @@ describe('the example server when it cannot start', () => {
         await admin.query(`create table ${schema}.books (id bigint primary key, name text, author integer not null)`);
         const url = new URL(SERVERS.postgres.url);
         url.searchParams.set('options', `-c search_path=${schema}`);
-        const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: url.href });
-        expect(code).toBe(1);
-        expect(stdout).toBe('');
-        const lines = stderr.trimEnd().split('\n');
-        expect(lines).toHaveLength(1);
-        expect(lines[0]).toMatch(
+        await refusedInOneLine(
+          { PORT: '0', DATABASE_URL: url.href },
           /^The database at postgres:\/\/\S+ cannot serve the books: Table "books" does not match the declaration of books: column "name" accepts NULL but name is declared required; column "author" is integer, which cannot hold the declared string/,
         );
       } finally {
@@ -148,12 +150,8 @@ describe('the example server when it cannot start', () => {
     it('says in one line to add ?preparedStatements=false to DATABASE_URL, before listening', async () => {
       const url = new URL(SERVERS.pgbouncer.url);
       url.searchParams.delete('preparedStatements');
-      const { code, stdout, stderr } = await start({ PORT: '0', DATABASE_URL: url.href });
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      const lines = stderr.trimEnd().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(
+      await refusedInOneLine(
+        { PORT: '0', DATABASE_URL: url.href },
         /^The database at postgres:\/\/\S+ cannot serve the books: PostgreSQL is reached through a connection pooler .*add \?preparedStatements=false to the database URL\)$/,
       );
     });
