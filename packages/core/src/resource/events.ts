@@ -93,6 +93,14 @@ export async function eventsStep(ctx: Context, request: NeutralRequest): Promise
   ctx.result = stream;
 }
 
+/**
+ * `next` of a test's answer: at once when it is known, after it when a look-up is under way, so that
+ * the common case (no relation condition) sends its event synchronously.
+ */
+function step(answer: boolean | Promise<boolean>, next: (holds: boolean) => Promise<void> | undefined) {
+  return typeof answer === 'boolean' ? next(answer) : answer.then(next);
+}
+
 /** Each change's record rendered once per set of fields shown (see `EventSubscriber.render`). */
 const RENDERED = new WeakMap<StoredRecord, Map<string, string>>();
 
@@ -166,35 +174,24 @@ class EventSubscriber implements LiveSubscriber {
     this.stream.send(`id: ${this.epoch}-${position}\nevent: reset\ndata: {}\n\n`);
   }
 
+  /** The event a change makes for this caller, if any: at once, or after a relation condition's look-up. */
   private handle(change: Change): Promise<void> | undefined {
-    const { after } = change;
-    const holds = (record: StoredRecord | null, test: Holds) => record !== null && test(record);
-    const now = holds(after, this.filtered);
-    if (now === true) return this.send(change, change.kind === 'created' ? 'created' : 'updated', after);
-    if (now === false) return this.wasThere(change, holds);
-    return now.then((matched) =>
-      matched
-        ? this.send(change, change.kind === 'created' ? 'created' : 'updated', after)
-        : this.wasThere(change, holds),
-    );
+    const { before, after } = change;
+    return step(this.holds(after, this.filtered), (now) => {
+      if (now) return this.send(change, change.kind === 'created' ? 'created' : 'updated', after);
+      // Filters that matched before the change: sent, as `destroyed` if the caller may no longer see the record.
+      return step(this.holds(before, this.filtered), (was) =>
+        was
+          ? step(this.holds(after, this.visible), (seen) =>
+              this.send(change, seen ? 'updated' : 'destroyed', seen ? after : null),
+            )
+          : undefined,
+      );
+    });
   }
 
-  /** A change the caller's filters no longer match: sent if they matched before it, as `destroyed` if they may no longer see it. */
-  private wasThere(
-    change: Change,
-    holds: (record: StoredRecord | null, test: Holds) => boolean | Promise<boolean>,
-  ): Promise<void> | undefined {
-    const then = (was: boolean): Promise<void> | undefined => {
-      if (!was) return undefined;
-      const seen = holds(change.after, this.visible);
-      if (seen === true) return this.send(change, 'updated', change.after);
-      if (seen === false) return this.send(change, 'destroyed', null);
-      return seen.then((visible) =>
-        this.send(change, visible ? 'updated' : 'destroyed', visible ? change.after : null),
-      );
-    };
-    const was = holds(change.before, this.filtered);
-    return typeof was === 'boolean' ? then(was) : was.then(then);
+  private holds(record: StoredRecord | null, test: Holds): boolean | Promise<boolean> {
+    return record !== null && test(record);
   }
 
   private send(change: Change, kind: ChangeKind, record: StoredRecord | null): undefined {
