@@ -1,6 +1,6 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
 import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
-import type { PoolerOptions } from './pooler.js';
+import type { PoolerOptions } from '../execute/pooler.js';
 import type { RowEstimates } from './row-estimates.js';
 
 /**
