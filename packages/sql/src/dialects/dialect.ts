@@ -168,7 +168,7 @@ export interface SqlDialectSpec extends RowEstimates {
   /** The name users pass and read (`sqlStore(db, { dialect })`, `provider.dialect`). */
   readonly name: SqlDialect;
 
-  /** The Kysely dialect that opens `location` (from the URL) on first use, loading the driver then. */
+  /** The Kysely dialect of the store's own connection to `location` (from the URL; made in `execute/`), opened on first use, loading the driver then. */
   createKyselyDialect(location: string, options: ConnectionOptions): KyselyDialect;
   /** Whether a Kysely instance built with this adapter speaks this dialect (Kysely's own three). */
   recognizes(adapter: DialectAdapter): boolean;
