@@ -54,22 +54,20 @@ function preparingClient(pg: PgModule): new () => PoolClient {
       return this.#prepared(name, text, values);
     }
 
-    async #prepared(name: string, text: string, values: unknown[]): Promise<unknown> {
+    #prepared(name: string, text: string, values: unknown[]): Promise<unknown> {
       const current = this.#renamed.get(name) ?? name;
-      try {
-        return await super.query({ name: current, text, values });
-      } catch (error) {
+      return super.query({ name: current, text, values }).catch(async (error: { code?: unknown }) => {
         // Lost or found on another server connection: a transaction pooler (see pooler.ts).
         const pooled = poolerFailure(error);
         if (pooled) throw pooled;
         // A table changed under the statement (its result columns changed type): PostgreSQL
         // refuses to run it again (0A000, before running anything), so it is prepared anew.
-        if ((error as { code?: unknown }).code !== '0A000') throw error;
+        if (error?.code !== '0A000') throw error;
         await super.query(`DEALLOCATE ${current}`);
         const again = `${name}_${++this.#renames}`;
         this.#renamed.set(name, again);
         return super.query({ name: again, text, values });
-      }
+      });
     }
   } as unknown as new () => PoolClient;
 }
@@ -96,12 +94,10 @@ export class StorePool implements PostgresPool {
     return this.#pool.ending;
   }
 
-  async connect(): Promise<PostgresPoolClient & PoolClient> {
-    try {
-      return await this.#pool.connect();
-    } catch (error) {
+  connect(): Promise<PostgresPoolClient & PoolClient> {
+    return this.#pool.connect().catch((error: unknown) => {
       throw poolerFailure(error) ?? error;
-    }
+    });
   }
 
   end(): Promise<void> {
