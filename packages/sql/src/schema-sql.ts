@@ -54,8 +54,10 @@ function isPrefix(a: TableIndex, b: TableIndex): boolean {
  * an index `(field, id)` for every field of `schema.indexed` and every foreign key (a destroy
  * looks for the records referring to one), but `id` (the primary key) and `json` (never compared),
  * and, under tenancy (`schema.tenant`), `(tenant, field, id)` for the fields of `schema.indexed`;
- * and a foreign key `<table>_<field>_fkey` per reference. An index whose key begins another is
- * left out: the longer one serves it.
+ * for a resource that archives under tenancy (`schema.archive`), on PostgreSQL, `(tenant) WHERE
+ * archive IS NULL` (`<table>_<tenant>_live_idx`), which counts the tenant's records that are not
+ * archived; and a foreign key `<table>_<field>_fkey` per reference.
+ * An index whose key begins another is left out: the longer one serves it.
  *
  * @example
  * ```ts
@@ -111,8 +113,21 @@ export function tableKeys(
         (other, at2) => other !== candidate && isPrefix(candidate, other) && (!isPrefix(other, candidate) || at2 < at),
       ),
   );
+  // A resource that archives, under tenancy: its tenant's records that are not archived, in a
+  // partial index of the tenant alone, which PostgreSQL's B-tree keeps small (a key's row ids once,
+  // as a list), so that counting them reads it rather than (tenant, id, archive).
+  const live =
+    tenant !== undefined && schema.archive !== undefined && dialect.tenantLiveIndex && attributes.has(schema.archive)
+      ? [
+          {
+            ...index([ascending(tenant)], 'idx'),
+            name: constraintName(table, [tenant, 'live'], 'idx'),
+            whereNull: schema.archive,
+          },
+        ]
+      : [];
   const names = new Set<string>();
-  const indexes = [...uniques, ...kept].map((entry) => {
+  const indexes = [...uniques, ...kept, ...live].map((entry) => {
     let name = entry.name;
     for (let n = 2; names.has(name); n++) name = constraintName(table, [entry.name, String(n)], 'idx');
     names.add(name);

@@ -1,0 +1,109 @@
+// A tenant's pages at scale (docs/performance.md, "The tracker at 1M issues"): the partial index
+// PostgreSQL gives a resource that archives under tenancy, which a table made before it may lack.
+import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
+import { createTableSql, sqlStore } from '@resourcery/sql';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+
+const key = (...fields: string[]) => fields.map((field) => ({ field, direction: 'asc' as const }));
+
+/** Issues of an organization (the tenant) that archive, as `resourceSchemas` gives them under tenancy. */
+const issues: CollectionSchema = {
+  name: 'issues',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'orgId', type: 'integer', nullable: false },
+    { name: 'title', type: 'string', nullable: false, maxLength: 100 },
+    { name: 'archivedAt', type: 'date-time', nullable: true },
+  ],
+  indexed: ['orgId', 'archivedAt'],
+  indexes: [key('orgId', 'id', 'archivedAt')],
+  tenant: 'orgId',
+  archive: 'archivedAt',
+};
+
+const LIVE = 'CREATE INDEX IF NOT EXISTS "issues_orgId_live_idx" ON "issues" ("orgId") WHERE "archivedAt" IS NULL';
+
+/** Organization 1's records that are not archived, newest first: the page after `offset` of them. */
+const page = (offset: number): ListQuery => ({
+  where: [
+    { field: 'orgId', values: [1] },
+    { field: 'archivedAt', values: [null] },
+  ],
+  order: [{ field: 'id', direction: 'desc' }],
+  limit: 25,
+  offset,
+  count: false,
+});
+
+const ROWS = 30_000;
+
+/** 30,000 issues of 3 organizations, one after the other, every 50th archived; answers the table. */
+// biome-ignore lint/suspicious/noExplicitAny: any database
+async function loaded(db: Kysely<any>, prefix: string) {
+  const store = droppingTables(sqlStore(db, { tablePrefix: prefix }), prefix);
+  const list = store.collection(issues);
+  await store.init([issues]);
+  const rows = Array.from({ length: ROWS }, (_, i) => ({
+    orgId: 1 + (i % 3),
+    title: `Issue ${i}`,
+    archivedAt: i % 50 === 0 ? new Date(Date.UTC(2025, 0, 1)).toISOString() : null,
+  }));
+  for (let at = 0; at < ROWS; at += 500)
+    await db
+      .insertInto(`${prefix}issues`)
+      .values(rows.slice(at, at + 500))
+      .execute();
+  return { store, list, table: `${prefix}issues` };
+}
+
+const prefix = () => `tp${Math.random().toString(36).slice(2, 8)}_`;
+
+describe('the partial index of a tenant’s records that are not archived', () => {
+  it('PostgreSQL makes it; SQLite, MySQL and MariaDB do not', () => {
+    expect(createTableSql(issues, 'postgres')).toContain(LIVE);
+    for (const dialect of ['sqlite', 'mysql', 'mariadb'] as const) {
+      expect(createTableSql(issues, dialect).join('\n')).not.toMatch(/live|WHERE/);
+    }
+    // Without tenancy, or without an archive, there is none.
+    const { tenant, ...untenanted } = issues;
+    const { archive, ...unarchived } = issues;
+    expect(createTableSql(untenanted, 'postgres').join('\n')).not.toContain('live');
+    expect(createTableSql(unarchived, 'postgres').join('\n')).not.toContain('live');
+  });
+
+  if (serverAvailable('postgres')) {
+    it('PostgreSQL: a table made before it starts as it is, and a count of a tenant reads it', async () => {
+      const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 1 });
+      const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+      const tables = prefix();
+      let store: { close(): Promise<void> } | undefined;
+      try {
+        const found = await loaded(db, tables);
+        store = found.store;
+        const partial = await db.executeQuery<{ definition: string }>(
+          CompiledQuery.raw(`select indexdef as definition from pg_indexes where tablename = '${found.table}'`),
+        );
+        expect(partial.rows.map((row) => row.definition)).toContainEqual(
+          expect.stringMatching(/\("orgId"\) WHERE \("archivedAt" IS NULL\)$/),
+        );
+        await db.executeQuery(CompiledQuery.raw(`vacuum analyze "${found.table}"`));
+        const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain select count(*) from "${found.table}" where "orgId" = 1 and "archivedAt" is null`),
+        );
+        expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toContain(`${tables}issues_orgId_live_idx`);
+        // A table made before the index: no drift, the store starts and answers as before.
+        await db.executeQuery(CompiledQuery.raw(`drop index "${tables}issues_orgId_live_idx"`));
+        const again = sqlStore(db, { tablePrefix: tables });
+        const list = again.collection(issues);
+        await again.init([issues]);
+        expect((await list.list({ ...page(0), count: true })).total).toBe(ROWS / 3 - ROWS / 150);
+      } finally {
+        await store?.close();
+        await db.destroy().catch(() => {});
+      }
+    });
+  }
+});
