@@ -154,23 +154,32 @@ export class CollectionPlan {
    * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
    * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
    * `after`) is taken from them. Only the columns of {@link listColumns} are read. `from`: the
-   * rows to read instead of the table's (a derived table named as the table, walk-page.ts).
+   * rows to read instead of the table's (a derived table named as the table, walk-page.ts). A page
+   * past the first (no search: that reads every match) takes its ids first (`id IN (… LIMIT …
+   * OFFSET …)`, in a derived table for MySQL), then their rows: the records it skips are read
+   * from an index alone where one can. (`!== 0`: in a statement's template the offset is a slot.)
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns, from?: Select): Select {
     const { fields } = this.idSets;
     const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
+    const deferred = query.offset !== 0 && !query.perGroup && !from && !query.where.some((c) => c.search);
+    const page = (select: Select) => {
+      const { after, order } = query;
+      const kept = after ? select.where((eb) => this.filters.after(eb, order, after)) : select;
+      return this.ordered(kept, order).limit(query.limit);
+    };
     let select = query.perGroup
       ? perGroupSource(this, db, query).select(own)
-      : this.filtered((from ?? db.selectFrom(this.table)).select(own), query.where);
+      : deferred
+        ? db.selectFrom(this.table).select(own)
+        : this.filtered((from ?? db.selectFrom(this.table)).select(own), query.where);
     if (own.length < columns.length) {
       const sets = this.idSets.chosen(columns.filter((column) => fields.has(column)));
       select = select.select(this.idSets.selections(query.perGroup ? PER_GROUP : this.table, sets));
     }
-    const { after, order } = query;
-    if (after) select = select.where((eb) => this.filters.after(eb, order, after));
-    select = this.ordered(select, order).limit(query.limit);
-    // `!== 0`: in a statement's template (shapes.ts) the offset is a slot.
-    return query.offset !== 0 ? select.offset(query.offset) : select;
+    if (!deferred) return query.offset !== 0 ? page(select).offset(query.offset) : page(select);
+    const ids = page(this.filtered(db.selectFrom(this.table).select('id'), query.where)).offset(query.offset);
+    return this.ordered(select.where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id')), query.order);
   }
 
   /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */

@@ -1,8 +1,10 @@
 // A tenant's pages at scale (docs/performance.md, "The tracker at 1M issues"): the partial index
-// PostgreSQL gives a resource that archives under tenancy, which a table made before it may lack.
+// PostgreSQL gives a resource that archives under tenancy, which a table made before it may lack,
+// and a page past the first, which reads the rows of the records it returns and no others.
 import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import { createTableSql, sqlStore } from '@resourcery/sql';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import Database from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
@@ -39,6 +41,7 @@ const page = (offset: number): ListQuery => ({
 });
 
 const ROWS = 30_000;
+const OFFSET = 500;
 
 /** 30,000 issues of 3 organizations, one after the other, every 50th archived; answers the table. */
 // biome-ignore lint/suspicious/noExplicitAny: any database
@@ -100,6 +103,74 @@ describe('the partial index of a tenant’s records that are not archived', () =
         const list = again.collection(issues);
         await again.init([issues]);
         expect((await list.list({ ...page(0), count: true })).total).toBe(ROWS / 3 - ROWS / 150);
+      } finally {
+        await store?.close();
+        await db.destroy().catch(() => {});
+      }
+    });
+  }
+});
+
+describe('a page past the first reads the rows of its records only', () => {
+  it('SQLite: the ids of the page from an index alone, then their rows by key', async () => {
+    const captured: CompiledQuery[] = [];
+    const db = new Kysely({
+      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+      log: (event) => void (event.level === 'query' && captured.push(event.query)),
+    });
+    try {
+      const { list, table } = await loaded(db, prefix());
+      captured.length = 0;
+      const { records } = await list.list(page(OFFSET));
+      expect(records.map((record) => record.id)).toEqual(
+        Array.from({ length: ROWS }, (_, i) => i + 1)
+          .filter((id) => id % 3 === 1 && (id - 1) % 50 !== 0)
+          .reverse()
+          .slice(OFFSET, OFFSET + 25),
+      );
+      const statement = captured.find((query) => /^select/i.test(query.sql)) as CompiledQuery;
+      const plan = await db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]),
+      );
+      const details = plan.rows.map((row) => row.detail);
+      expect(details, details.join('\n')).toContainEqual(`SEARCH ${table} USING INTEGER PRIMARY KEY (rowid=?)`);
+      expect(details.filter((detail) => detail.includes(`SEARCH ${table} USING INDEX`))).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  if (serverAvailable('postgres')) {
+    it('PostgreSQL: the rows read from the table are the 25 returned, not the 500 skipped', async () => {
+      const captured: CompiledQuery[] = [];
+      const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 1 });
+      const db = new Kysely({
+        dialect: new PostgresDialect({ pool }),
+        log: (event) => void (event.level === 'query' && captured.push(event.query)),
+      });
+      let store: { close(): Promise<void> } | undefined;
+      try {
+        const found = await loaded(db, prefix());
+        store = found.store;
+        await db.executeQuery(CompiledQuery.raw(`vacuum analyze "${found.table}"`));
+        captured.length = 0;
+        expect((await found.list.list(page(OFFSET))).records).toHaveLength(25);
+        const statement = captured.find((query) => /^select/i.test(query.sql)) as CompiledQuery;
+        const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
+          CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
+        );
+        // The rows of the table each node read (an index-only scan reads none of them).
+        let read = 0;
+        const visit = (node: Record<string, unknown>) => {
+          if (node['Relation Name'] === found.table && node['Node Type'] !== 'Index Only Scan') {
+            const removed = Number(node['Rows Removed by Filter'] ?? 0);
+            read += (Number(node['Actual Rows']) + removed) * Number(node['Actual Loops']);
+          }
+          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+        };
+        const [explained] = (rows[0]?.['QUERY PLAN'] ?? []) as { Plan: Record<string, unknown> }[];
+        visit(explained?.Plan ?? {});
+        expect(read, JSON.stringify(explained?.Plan)).toBe(25);
       } finally {
         await store?.close();
         await db.destroy().catch(() => {});
