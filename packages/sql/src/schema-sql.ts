@@ -113,19 +113,16 @@ export function tableKeys(
         (other, at2) => other !== candidate && isPrefix(candidate, other) && (!isPrefix(other, candidate) || at2 < at),
       ),
   );
-  // A resource that archives, under tenancy: its tenant's records that are not archived, in a
-  // partial index of the tenant alone, which PostgreSQL's B-tree keeps small (a key's row ids once,
-  // as a list), so that counting them reads it rather than (tenant, id, archive).
-  const live =
-    tenant !== undefined && schema.archive !== undefined && dialect.tenantLiveIndex && attributes.has(schema.archive)
-      ? [
-          {
-            ...index([ascending(tenant)], 'idx'),
-            name: constraintName(table, [tenant, 'live'], 'idx'),
-            whereNull: schema.archive,
-          },
-        ]
-      : [];
+  // On PostgreSQL, a resource that archives under tenancy: its tenant's records that are not
+  // archived, for counts (the B-tree keeps a key's row ids once, so it is small; SQLite counts as
+  // fast from (tenant, archive, id), MySQL has no partial index).
+  const { archive } = schema;
+  const on = archive !== undefined && attributes.has(archive) && dialect.name === 'postgres' ? tenant : undefined;
+  const live = (on === undefined ? [] : [index([ascending(on)], 'idx')]).map((entry) => ({
+    ...entry,
+    name: constraintName(table, [on as string, 'live'], 'idx'),
+    whereNull: archive,
+  }));
   const names = new Set<string>();
   const indexes = [...uniques, ...kept, ...live].map((entry) => {
     let name = entry.name;

@@ -213,17 +213,7 @@ export interface SqlDialectSpec extends RowEstimates {
   readonly maxParameters: number;
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
-  /**
-   * Whether a resource that archives under tenancy gets the partial index `(tenant) WHERE archive
-   * IS NULL` (schema-sql.ts): PostgreSQL, whose B-tree keeps the row ids of a key once, so that it
-   * is a tenth of `(tenant, id, archive)` and counts a tenant's records faster. Not SQLite (it counts
-   * as fast from `(tenant, archive, id)`), nor MySQL (no partial indexes).
-   */
-  readonly tenantLiveIndex: boolean;
-  /**
-   * Whether a per-group list (a has-many `include`) joins each group's first records with
-   * `CROSS JOIN LATERAL`; else it reads them with one `UNION ALL` of a query per group.
-   */
+  /** Whether a has-many `include` joins each group's first records `CROSS JOIN LATERAL` (else one `UNION ALL`). */
   readonly lateralJoins: boolean;
   /**
    * Whether `null` sorts before every value ascending (and after descending) without being told;

@@ -164,7 +164,6 @@ function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
     insertReturning: name === 'mariadb',
     maxParameters: 65535,
     supportsTransactionalDdl: false,
-    tenantLiveIndex: false,
     lateralJoins: false, // MariaDB has none (MySQL has it since 8.0.14): both take the UNION ALL
     nullsSortFirst: true,
     nativeBooleans: false,

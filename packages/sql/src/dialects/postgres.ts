@@ -160,7 +160,6 @@ export const postgres: SqlDialectSpec = {
   insertReturning: true,
   maxParameters: 65535,
   supportsTransactionalDdl: true,
-  tenantLiveIndex: true,
   lateralJoins: true,
   nullsSortFirst: false, // PostgreSQL puts nulls last ascending
   nativeBooleans: true,

@@ -140,7 +140,6 @@ export const sqlite: SqlDialectSpec = {
   insertReturning: true,
   maxParameters: 32766,
   supportsTransactionalDdl: true,
-  tenantLiveIndex: false,
   lateralJoins: false,
   nullsSortFirst: true,
   nativeBooleans: false, // better-sqlite3 binds no booleans
