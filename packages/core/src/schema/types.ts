@@ -130,7 +130,7 @@ export interface CollectionSchema {
   /**
    * The attribute whose `null` marks a record that is not archived (the resource's `archive`), which
    * every read names unless it asks for archived records: stores may index the tenant's records
-   * that are not archived apart (the SQL stores do where the database has partial indexes).
+   * that are not archived apart (the SQL store does on PostgreSQL, in a partial index).
    */
   readonly archive?: string;
   /**
