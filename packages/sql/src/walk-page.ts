@@ -1,7 +1,7 @@
 import type { Condition, ListQuery, ListResult } from '@resourcery/core/store';
 import type { CollectionPlan, Db, Select } from './collection-plan.js';
 import { execute } from './dialects/statements.js';
-import { totalOf, withTotal } from './list-total.js';
+import { matchedPage, matchesOnce, totalOf, withTotal } from './list-total.js';
 import { listShape, listWithValues } from './shapes.js';
 
 // A page filtered through a join table (`filter[labels.name]=bug`) read by walking the list's
@@ -81,7 +81,11 @@ export async function pageRows(
     const key = walk && shape.key !== undefined ? `walk:${shape.key}` : shape.key;
     const statement = plan.shapes.compiled(key, shape.values, (values) => {
       const filled = listWithValues(list, values);
-      const page = walk ? walkSelect(plan, db, filled, columns) : plan.listSelect(db, filled, columns);
+      const page = walk
+        ? walkSelect(plan, db, filled, columns)
+        : matchesOnce(plan, filled)
+          ? matchedPage(plan, db, filled, columns)
+          : plan.listSelect(db, filled, columns);
       return withTotal(plan, db, filled, page);
     });
     return (await execute<Record<string, unknown>>(db, statement)).rows;
