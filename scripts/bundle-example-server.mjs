@@ -16,10 +16,13 @@ const root = fileURLToPath(new URL('../', import.meta.url));
  */
 export const WORKSPACE_IMPORT = /^@resourcery\/([^/]+)(?:\/(.+))?$/;
 
-/** The source file of a workspace import (`@resourcery/<package>[/<entry>]`), as {@link WORKSPACE_IMPORT} maps it. */
-export function workspaceSource(path) {
+/**
+ * The source file of a workspace import (`@resourcery/<package>[/<entry>]`), as {@link WORKSPACE_IMPORT} maps it,
+ * in this checkout or in the one at `checkout` (another commit's, for a benchmark that compares builds).
+ */
+export function workspaceSource(path, checkout = root) {
   const [, name, entry] = WORKSPACE_IMPORT.exec(path);
-  const src = join(root, 'packages', name, 'src');
+  const src = join(checkout, 'packages', name, 'src');
   if (entry === undefined) return join(src, 'index.ts');
   const file = join(src, `${entry}.ts`);
   return existsSync(file) ? file : join(src, entry, 'index.ts');

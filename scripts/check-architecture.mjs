@@ -1,6 +1,8 @@
 // The floor plan holds: inside @resourcery/core every import points down the layers (a folder
 // imports only its own and lower folders); the core's request path uses no Node-only API; no
-// source file of any package is over 250 lines. Run by CI; exits 1 with every breach listed.
+// source file of any package is over 250 lines; no package replaces a method of a library's
+// object at run time (a subclass, a wrapper the package owns or the library's own extension
+// point instead). Run by CI; exits 1 with every breach listed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -25,6 +27,17 @@ const NODE_ONLY = {
   'openapi/docs-page.ts': 'serves Swagger UI assets read from node_modules (the docs page is optional)',
 };
 const MAX_LINES = 250;
+/**
+ * `object.method = …` for the members of Kysely's, the drivers' and Node's objects that a fast
+ * path or a shutdown is tempted to replace.
+ */
+const PATCH =
+  /^\s*(?!this\.)[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\.(createAdapter|createDriver|createQueryCompiler|createIntrospector|prepare|query|connect|end|release|destroy|destroySoon|executeQuery|streamQuery|write|emit)\s*=(?!=)/gm;
+/** Files that replace such a method, and why no supported way exists. */
+const PATCHES = {
+  'packages/node/src/close-gracefully.ts':
+    "Node ends a response that closes its connection with socket.destroySoon(), which resets a connection whose request body is still coming; no option or event lets the server linger instead (Node's http server calls it itself after 'finish')",
+};
 
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -62,8 +75,13 @@ for (const file of sources(core)) {
 
 for (const pkg of readdirSync(join(root, 'packages'))) {
   for (const file of sources(join(root, 'packages', pkg, 'src'))) {
-    const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-    if (lines > MAX_LINES) breaches.push(`${relative(root, file)} has ${lines} lines (at most ${MAX_LINES})`);
+    const text = readFileSync(file, 'utf8');
+    const name = relative(root, file);
+    const lines = text.split('\n').length - 1;
+    if (lines > MAX_LINES) breaches.push(`${name} has ${lines} lines (at most ${MAX_LINES})`);
+    for (const [patch] of text.matchAll(PATCH)) {
+      if (!(name in PATCHES)) breaches.push(`${name} replaces a library's method at run time: ${patch.trim()}`);
+    }
   }
 }
 
@@ -71,4 +89,6 @@ if (breaches.length > 0) {
   console.error(`Architecture check failed:\n- ${breaches.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`Architecture check: layers point down (${LAYERS.join(' → ')}), no file over ${MAX_LINES} lines.`);
+console.log(
+  `Architecture check: layers point down (${LAYERS.join(' → ')}), no file over ${MAX_LINES} lines, no library method replaced at run time.`,
+);

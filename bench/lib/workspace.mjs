@@ -13,17 +13,18 @@ import { WORKSPACE_IMPORT, workspaceSource } from '../../scripts/bundle-example-
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * Imports `code` (an ES module whose imports are relative to the repository's root, or packages)
- * as a bundle: workspace packages from their sources when `source` is true, else from `dist/`;
- * TypeScript files of the repository (the examples' models) are compiled with the repository's
- * decorator settings.
+ * Writes `code` (an ES module whose imports are relative to the repository's root, or packages)
+ * as a bundle under node_modules/.cache/resourcery-bench and answers its path: workspace packages
+ * from their sources when `source` is true (this checkout's, or those of `checkout`, another
+ * commit's worktree), else from `dist/`; TypeScript files of the repository (the examples'
+ * models) are compiled with the repository's decorator settings.
  *
  * @example
  * ```js
- * const lib = await importBundle(`export { sqlStore } from '@resourcery/sql';`, { source: true, name: 'sql' });
+ * const file = await writeBundle(`export { sqlStore } from '@resourcery/sql';`, { source: true, name: 'sql' });
  * ```
  */
-export async function importBundle(code, { source, name }) {
+export async function writeBundle(code, { source, name, checkout }) {
   const folder = join(root, 'node_modules/.cache/resourcery-bench');
   mkdirSync(folder, { recursive: true });
   const outfile = join(folder, `${name}-${source ? 'source' : 'dist'}-${process.pid}.mjs`);
@@ -41,7 +42,7 @@ export async function importBundle(code, { source, name }) {
         name: 'workspace-packages',
         setup(builder) {
           builder.onResolve({ filter: WORKSPACE_IMPORT }, ({ path }) =>
-            source ? { path: workspaceSource(path) } : { path, external: true },
+            source ? { path: workspaceSource(path, checkout) } : { path, external: true },
           );
           // Every other package stays external: Node loads it from node_modules.
           builder.onResolve({ filter: /^[^./]/ }, ({ path }) => ({ path, external: true }));
@@ -49,6 +50,19 @@ export async function importBundle(code, { source, name }) {
       },
     ],
   });
+  return outfile;
+}
+
+/**
+ * Imports `code` as a bundle ({@link writeBundle}), then removes the bundle's file.
+ *
+ * @example
+ * ```js
+ * const lib = await importBundle(`export { sqlStore } from '@resourcery/sql';`, { source: true, name: 'sql' });
+ * ```
+ */
+export async function importBundle(code, options) {
+  const outfile = await writeBundle(code, options);
   try {
     return await import(pathToFileURL(outfile).href);
   } finally {

@@ -5,7 +5,7 @@ export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: '@resourcery/sql',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     globalSetup: ['./test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

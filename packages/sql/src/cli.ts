@@ -10,7 +10,7 @@
 //     migrationFolder: 'migrations',           // files named `<timestamp>_<name>.mjs` (or .ts); the default
 //     migrations: { '20240601120000_add_isbn': { up, down } }, // and/or in code
 //   };
-import { runCli } from './cli-commands.js';
+import { runCli } from './migrate/cli-commands.js';
 
 runCli(process.argv.slice(2), { cwd: process.cwd(), log: (line) => console.log(line) }).catch((error: unknown) => {
   console.error(`resourcery-sql: ${error instanceof Error ? error.message : String(error)}`);

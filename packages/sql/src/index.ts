@@ -1,5 +1,6 @@
 // Public entry of @resourcery/sql: SQL stores (SQLite, PostgreSQL, MySQL, MariaDB) over Kysely.
 export type { ChangeLogOptions } from './changes/change-log.js';
+export { createTableSql, type SchemaSqlOptions, schemaSql } from './ddl/schema-sql.js';
 export type { ConnectionOptions, SqlDialect } from './dialects/dialect.js';
 export {
   CREATE_TABLES_MIGRATION,
@@ -9,10 +10,9 @@ export {
   migrationsFor,
   runMigrations,
   sqlMigration,
-} from './migrations.js';
-export { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './open-database.js';
-export type { ReplicaOptions, ReplicaStatus } from './replica-options.js';
-export type { RetryOptions } from './retries.js';
-export { createTableSql, type SchemaSqlOptions, schemaSql } from './schema-sql.js';
-export { type SqlStoreOptions, type SqlStoreProvider, sqlStore } from './sql-store.js';
-export { translateError } from './translate-error.js';
+} from './migrate/migrations.js';
+export { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './store/open-database.js';
+export type { ReplicaOptions, ReplicaStatus } from './store/replica-options.js';
+export type { RetryOptions } from './store/retries.js';
+export { type SqlStoreOptions, type SqlStoreProvider, sqlStore } from './store/sql-store.js';
+export { translateError } from './store/translate-error.js';

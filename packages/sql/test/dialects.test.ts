@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, MysqlDialect, type MysqlPool, PostgresDialect, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, detectDialect, dialectNamed } from '../src/dialects/index.js';
-import { translateDriverError } from '../src/translate-error.js';
+import { translateDriverError } from '../src/store/translate-error.js';
 
 const schema: CollectionSchema = {
   name: 'books',

@@ -14,7 +14,7 @@ import {
 import { librarySchemas } from '@resourcery/testing/suites';
 import type { Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli-commands.js';
+import { runCli } from '../src/migrate/cli-commands.js';
 import { testDatabases } from './helpers/databases.js';
 import { dropMigrationTables } from './helpers/migrated-tables.js';
 

@@ -5,7 +5,7 @@ import { sqlStore } from '@resourcery/sql';
 import { suiteSchema } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { storeParameters } from '../src/url-options.js';
+import { storeParameters } from '../src/store/url-options.js';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
 
 describe('the store parameters of a PostgreSQL URL', () => {

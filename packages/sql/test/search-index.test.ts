@@ -7,7 +7,7 @@ import { searchSchema } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialectNamed } from '../src/dialects/index.js';
-import { searchMatches } from '../src/search-sql.js';
+import { searchMatches } from '../src/query/search-sql.js';
 import { testDatabases } from './helpers/databases.js';
 
 // The index the SQL stores keep for `q=` (docs/search.md): made by `init` and by the migrations'

@@ -2,8 +2,8 @@ import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { listShape, Shapes } from '../src/execute/shapes.js';
 import { sqlStore } from '../src/index.js';
-import { listShape, Shapes } from '../src/shapes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a table known only here
 const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });

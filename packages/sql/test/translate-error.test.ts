@@ -1,9 +1,9 @@
 import { type CollectionSchema, ConstraintViolation, StoreUnavailable } from '@resourcery/core/store';
 import { translateError } from '@resourcery/sql';
 import { describe, expect, it } from 'vitest';
-import { StoreCatalog } from '../src/catalog.js';
+import { StoreCatalog } from '../src/ddl/catalog.js';
 import { DIALECTS } from '../src/dialects/index.js';
-import { translateDriverError } from '../src/translate-error.js';
+import { translateDriverError } from '../src/store/translate-error.js';
 
 const schema: CollectionSchema = {
   name: 'books',

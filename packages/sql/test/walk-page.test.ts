@@ -10,7 +10,7 @@ import { memoryStore } from '@resourcery/core';
 import { type Collection, type CollectionSchema, type ListQuery, type Scalar } from '@resourcery/core/store';
 import type { SqlStoreProvider } from '@resourcery/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WALK_ROWS } from '../src/walk-page.js';
+import { WALK_ROWS } from '../src/query/walk-page.js';
 import { testDatabases } from './helpers/databases.js';
 
 const tags: CollectionSchema = {

@@ -1,7 +1,7 @@
 import type { ChangeKind, CollectionSchema, Id, StoredRecord } from '@resourcery/core/store';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { CollectionPlan, Db } from '../collection-plan.js';
-import type { ChangeSink, OpenTransaction } from '../run-transaction.js';
+import type { CollectionPlan, Db } from '../store/collection-plan.js';
+import type { ChangeSink, OpenTransaction } from '../store/run-transaction.js';
 
 // What a write of a live collection adds to its transaction: the records before the write
 // (locked, so that they stay as read until the commit), and its changes, queued on the

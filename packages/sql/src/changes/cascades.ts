@@ -1,6 +1,6 @@
 import type { CollectionSchema, Id, StoredRecord, StoredValue } from '@resourcery/core/store';
-import type { StoreCatalog } from '../catalog.js';
-import type { CollectionPlan, Db } from '../collection-plan.js';
+import type { StoreCatalog } from '../ddl/catalog.js';
+import type { CollectionPlan, Db } from '../store/collection-plan.js';
 import { lockedRecords } from './capture.js';
 
 // What a destroy does to the records of live collections besides its own, through the

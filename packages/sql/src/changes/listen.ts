@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
-import { parseDatabaseUrl } from '../open-database.js';
-import { storeParameters } from '../url-options.js';
+import { parseDatabaseUrl } from '../store/open-database.js';
+import { storeParameters } from '../store/url-options.js';
 
 /** The longest pause between two attempts to connect again. */
 const MAX_BACKOFF_MS = 5000;

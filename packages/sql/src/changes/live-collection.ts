@@ -8,10 +8,10 @@ import type {
   StoredRecord,
   StoreRetry,
 } from '@resourcery/core/store';
-import type { CollectionPlan, Db } from '../collection-plan.js';
-import { inTransaction, type OpenTransaction } from '../run-transaction.js';
-import { SqlCollection } from '../sql-collection.js';
-import { conflictCode, translateDriverError } from '../translate-error.js';
+import type { CollectionPlan, Db } from '../store/collection-plan.js';
+import { inTransaction, type OpenTransaction } from '../store/run-transaction.js';
+import { SqlCollection } from '../store/sql-collection.js';
+import { conflictCode, translateDriverError } from '../store/translate-error.js';
 import { lockedRecords, logChange } from './capture.js';
 import { destroyEffects, reachesLive } from './cascades.js';
 import type { SqlChangeLog } from './change-log.js';

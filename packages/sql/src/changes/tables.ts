@@ -1,7 +1,7 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
+import { ensureTable } from '../ddl/table-setup.js';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
-import { ensureTable } from '../table-setup.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the library's own tables, known at run time
 type Db = Kysely<any>;

@@ -1,6 +1,6 @@
 import type { AttributeSchema, AttributeType, ConstraintKind } from '@resourcery/core/store';
 import type { DialectAdapter, Kysely, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
-import type { PoolerOptions } from './pooler.js';
+import type { PoolerOptions } from '../execute/pooler.js';
 import type { RowEstimates } from './row-estimates.js';
 
 /**
@@ -170,7 +170,7 @@ export interface SqlDialectSpec extends RowEstimates {
   /** The name users pass and read (`sqlStore(db, { dialect })`, `provider.dialect`). */
   readonly name: SqlDialect;
 
-  /** The Kysely dialect that opens `location` (from the URL) on first use, loading the driver then. */
+  /** The Kysely dialect of the store's own connection to `location` (from the URL; made in `execute/`), opened on first use, loading the driver then. */
   createKyselyDialect(location: string, options: ConnectionOptions): KyselyDialect;
   /** Whether a Kysely instance built with this adapter speaks this dialect (Kysely's own three). */
   recognizes(adapter: DialectAdapter): boolean;

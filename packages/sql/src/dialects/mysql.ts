@@ -1,8 +1,8 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
-import { CompiledQuery, type Kysely, MysqlAdapter, MysqlDialect, sql } from 'kysely';
+import { type Kysely, MysqlAdapter, sql } from 'kysely';
+import { mysqlDialect, POOL_TIMEOUT } from '../execute/mysql-pool.js';
 import type { SqlDialect, SqlDialectSpec } from './dialect.js';
 import { describeMysqlKeys } from './mysql-catalog.js';
-import { openMysql, POOL_TIMEOUT, sessionSettings } from './mysql-pool.js';
 import { firstGroup, informationSchemaColumns, likeContains } from './shared.js';
 
 /**
@@ -86,13 +86,7 @@ function isText(attribute: AttributeSchema): boolean {
 function mysqlFamily(name: SqlDialect, collation: string): SqlDialectSpec {
   const dialect: SqlDialectSpec = {
     name,
-    createKyselyDialect: (url, options) =>
-      new MysqlDialect({
-        pool: () => openMysql(url, options),
-        onCreateConnection: async (connection) => {
-          await connection.executeQuery(CompiledQuery.raw(sessionSettings(options)));
-        },
-      }),
+    createKyselyDialect: mysqlDialect,
     recognizes: (adapter) => adapter instanceof MysqlAdapter,
     serverDialect: askServer,
 

@@ -1,16 +1,10 @@
 import { type AttributeSchema, type ConstraintKind, MAX_PRECISION } from '@resourcery/core/store';
-import { PostgresAdapter, PostgresDialect } from 'kysely';
-import type { Pool, PoolClient } from 'pg';
-import type { ConnectionOptions, SqlDialectSpec } from './dialect.js';
-import { poolerFailure } from './pooler.js';
+import { PostgresAdapter } from 'kysely';
+import { postgresDialect } from '../execute/postgres-connection.js';
+import type { SqlDialectSpec } from './dialect.js';
 import { describePostgresKeys } from './postgres-catalog.js';
 import { explainRows } from './row-estimates.js';
 import { firstGroup, informationSchemaColumns, likeContains, standardSql } from './shared.js';
-import { preparePostgresStatements, queryDirectly } from './statements.js';
-
-/** pg's type id of `DATE`, which its default parser turns into a local-time JS Date. */
-const DATE_OID = 1082;
-const keepText = (value: string) => value;
 
 /**
  * SQLSTATEs that say the server cannot serve right now: connection exceptions (08), shutting
@@ -34,67 +28,6 @@ const KINDS: Record<string, ConstraintKind> = {
 
 /** Data exceptions (value too long, a NUL character in text...) and index rows over the limit. */
 const DATA_EXCEPTION = /^(22...|54000)$/;
-
-async function openPostgres(url: string, options: ConnectionOptions) {
-  const { default: pg } = await import('pg');
-  // `false`: nothing kept on a connection, which a transaction pooler would lose (pooler.ts).
-  const prepared = options.preparedStatements !== false;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    // Bounds the wait for a free connection of the pool too, not only the connect.
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    // A statement waiting for a lock (a row another transaction updates, a locked table) fails
-    // with 55P03 after this, a 503, instead of holding its request and its connection.
-    lock_timeout: prepared ? (options.lockTimeoutMs ?? 5000) : undefined,
-    // `DATE` stays `YYYY-MM-DD` text, whatever the machine's time zone. Set on this pool only, so
-    // that the application's own pg code keeps pg's global parsers.
-    types: {
-      getTypeParser: (oid: number, format?: string) =>
-        oid === DATE_OID ? keepText : pg.types.getTypeParser(oid, format as 'text'),
-    },
-  });
-  // pg emits 'error' when the server drops a connection, on the pool for idle clients and on the
-  // client itself when it is checked out; without listeners either would kill the process. The
-  // query in flight fails (503), the broken client leaves the pool, the next query reconnects.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    if (prepared) preparePostgresStatements(client);
-  });
-  if (prepared) explainPoolerRefusal(pool);
-  return pool;
-}
-
-/** Makes `pool.connect()` fail, when a pooler refuses the connection's settings, with an error that says what to set. */
-function explainPoolerRefusal(pool: Pool): void {
-  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<PoolClient> | undefined;
-  pool.connect = ((...args: unknown[]) =>
-    args.length > 0
-      ? connect(...args) // the callback form, which Kysely and the store do not use
-      : connect()?.catch((error: unknown) => {
-          throw poolerFailure(error) ?? error;
-        })) as Pool['connect'];
-}
-
-/** Kysely's PostgreSQL dialect over a pool, whose statements {@link queryDirectly} lets run on it. */
-function openingDialect(url: string, options: ConnectionOptions): PostgresDialect {
-  if (options.preparedStatements === false && options.lockTimeoutMs !== undefined) {
-    throw new TypeError(
-      "sqlStore: lockTimeoutMs is a setting of the connection, which preparedStatements: false keeps none of (a transaction pooler would lose it): set lock_timeout on the database role instead (ALTER ROLE app SET lock_timeout = '5s')",
-    );
-  }
-  const adapter = new PostgresAdapter();
-  const dialect = new PostgresDialect({
-    pool: async () => {
-      const pool = await openPostgres(url, options);
-      queryDirectly(adapter, pool);
-      return pool;
-    },
-  });
-  dialect.createAdapter = () => adapter;
-  return dialect;
-}
 
 function columnType(attribute: AttributeSchema): string {
   switch (attribute.type) {
@@ -132,7 +65,7 @@ function columnType(attribute: AttributeSchema): string {
  */
 export const postgres: SqlDialectSpec = {
   name: 'postgres',
-  createKyselyDialect: openingDialect,
+  createKyselyDialect: postgresDialect,
   recognizes: (adapter) => adapter instanceof PostgresAdapter,
   serverDialect: async () => postgres,
 

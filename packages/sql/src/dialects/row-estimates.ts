@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { execute } from './statements.js';
+import { execute } from '../execute/execute.js';
 
 /** What a dialect may add to answer `count=estimated` past its threshold (see {@link explainRows}). */
 export interface RowEstimates {

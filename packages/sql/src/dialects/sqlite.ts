@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { AttributeSchema, ConstraintKind } from '@resourcery/core/store';
-import { type SqlBool, SqliteAdapter, SqliteDialect, sql } from 'kysely';
-import type { CatalogColumn, ConnectionOptions, SqlDialectSpec } from './dialect.js';
+import { type SqlBool, SqliteAdapter, sql } from 'kysely';
+import { StoreSqliteDialect } from '../execute/sqlite-connection.js';
+import type { CatalogColumn, SqlDialectSpec } from './dialect.js';
 import { doubleQuote, firstGroup, standardSql } from './shared.js';
-import { PatientSqliteDriver, patiently } from './sqlite-busy.js';
 import { describeSqliteKeys } from './sqlite-catalog.js';
-import { reuseSqliteStatements, runDirectly } from './statements.js';
 
 /** Locked by another process past `busyTimeoutMs`, file missing or unwritable, disk full. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/;
@@ -19,54 +16,6 @@ const KINDS: Record<string, ConstraintKind> = {
   SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
   SQLITE_TOOBIG: 'check',
 };
-
-/**
- * Kysely's SQLite dialect over the file, whose statements {@link runDirectly} may run. Nothing
- * waits for another process's lock on the event loop (see `sqlite-busy.ts`): the database has no
- * busy timeout, and the store tries a statement refused with `SQLITE_BUSY` again on a timer for
- * up to `busyTimeoutMs`.
- */
-function openingDialect(path: string, options: ConnectionOptions): SqliteDialect {
-  const adapter = new SqliteAdapter();
-  const waitMs = options.busyTimeoutMs ?? 5000;
-  let opened: Awaited<ReturnType<typeof openSqlite>> | undefined;
-  const config = {
-    database: async () => {
-      const db = await openSqlite(path, waitMs, options);
-      runDirectly(adapter, db, waitMs);
-      opened = db;
-      return db;
-    },
-  };
-  const dialect = new SqliteDialect(config);
-  dialect.createAdapter = () => adapter;
-  dialect.createDriver = () => new PatientSqliteDriver(config, () => opened, waitMs);
-  return dialect;
-}
-
-async function openSqlite(path: string, waitMs: number, options: ConnectionOptions) {
-  const { default: Database } = await import('better-sqlite3');
-  if (path !== ':memory:') {
-    try {
-      mkdirSync(dirname(resolve(path)), { recursive: true });
-    } catch {
-      // Opening the file reports it (SQLITE_CANTOPEN, a 503 until the folder can be written).
-    }
-  }
-  const db = reuseSqliteStatements(new Database(path, { timeout: 0 }));
-  try {
-    await patiently(() => {
-      db.pragma('journal_mode = WAL'); // readers never wait for the writer
-      // FULL: a write answered 200 survives a crash of the machine, not only of the process.
-      db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-      db.pragma('foreign_keys = ON'); // off by default, and per connection
-    }, Date.now() + waitMs);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
-}
 
 function columnType(attribute: AttributeSchema): string {
   switch (attribute.type) {
@@ -107,7 +56,7 @@ const TEXT_AFFINITY = /^(?!.*int).*(char|clob|text)/;
  */
 export const sqlite: SqlDialectSpec = {
   name: 'sqlite',
-  createKyselyDialect: openingDialect,
+  createKyselyDialect: (path, options) => new StoreSqliteDialect(path, options),
   recognizes: (adapter) => adapter instanceof SqliteAdapter,
   serverDialect: async () => sqlite,
 
@@ -131,7 +80,7 @@ export const sqlite: SqlDialectSpec = {
   },
   describeColumns,
   describeKeys: describeSqliteKeys,
-  // For a Kysely instance the application opened; `openSqlite` sets it on the store's own.
+  // For a Kysely instance the application opened; the store's own sets it when it opens (execute/sqlite-connection.ts).
   prepareConnection: async (db) => {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
   },

@@ -1,0 +1,144 @@
+import {
+  type CollectionSchema,
+  ConstraintViolation,
+  type Id,
+  type IdSet,
+  type StoredRecord,
+  type StoredValue,
+} from '@resourcery/core/store';
+import { type AliasedRawBuilder, sql } from 'kysely';
+import type { SqlDialectSpec } from '../dialects/dialect.js';
+import { oneOff } from '../execute/statement-cache.js';
+import type { Db } from '../store/collection-plan.js';
+
+// The sets of ids a collection's records hold through join tables (many-to-many relations,
+// `labelIds`): read in the record's own statement as a correlated aggregate (one statement per
+// page, whatever its size), written with the record in one transaction.
+
+/** Ascending, as every store answers them. */
+function ascending(a: Id, b: Id): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The ids of an aggregate's answer: a JSON array (as text or parsed), comma-separated text, or `null`. */
+function idsOfText(raw: unknown): Id[] {
+  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+  const parts: unknown[] = Array.isArray(text)
+    ? text
+    : typeof text !== 'string' || text === ''
+      ? []
+      : text.startsWith('[')
+        ? (JSON.parse(text) as unknown[])
+        : text.split(',');
+  // Integer ids are digits (or numbers); uuids never are.
+  return parts.map((part) => (typeof part === 'number' || /^\d+$/.test(String(part)) ? Number(part) : String(part)));
+}
+
+/**
+ * The id sets of one collection's table, worked out once: their select expressions, how their
+ * aggregated text becomes the ids, and their writes.
+ *
+ * @example
+ * ```ts
+ * const sets = new IdSets(schema, postgres, (name) => `api_${name}`);
+ * db.selectFrom('api_issues').select(['id', 'title']).select(sets.selections('api_issues'));
+ * ```
+ */
+export class IdSets {
+  readonly sets: readonly IdSet[];
+  readonly fields: ReadonlySet<string>;
+
+  constructor(
+    schema: CollectionSchema,
+    readonly dialect: SqlDialectSpec,
+    /** The table of a collection of the store, by its name (with the store's prefix). */
+    readonly tableOf: (name: string) => string,
+  ) {
+    this.sets = schema.sets ?? [];
+    this.fields = new Set(this.sets.map((set) => set.field));
+  }
+
+  /** The sets a list reads: every one, or those among `select`. */
+  chosen(select?: readonly string[]): IdSet[] {
+    return select ? this.sets.filter((set) => select.includes(set.field)) : [...this.sets];
+  }
+
+  /**
+   * Each set as a column of the record's own statement: its ids as text, comma-separated, from a
+   * subquery correlated to `outer` (the table or derived table the statement reads the records from).
+   */
+  selections(outer: string, sets: readonly IdSet[] = this.sets): AliasedRawBuilder<string | null, string>[] {
+    return sets.map((set) => {
+      const value = sql.ref(`resourcery_join.${set.value}`);
+      // Text in each database's own aggregate: MySQL and MariaDB's JSON array (GROUP_CONCAT
+      // would cut it at group_concat_max_len), PostgreSQL's string_agg, SQLite's group_concat.
+      const name = this.dialect.name;
+      const text =
+        name === 'postgres'
+          ? sql`string_agg(cast(${value} as text), ',')`
+          : name === 'sqlite'
+            ? sql`group_concat(${value})`
+            : sql`json_arrayagg(${value})`;
+      return sql<
+        string | null
+      >`(select ${text} from ${sql.table(this.tableOf(set.through))} as resourcery_join where ${sql.ref(`resourcery_join.${set.key}`)} = ${sql.ref(`${outer}.id`)})`.as(
+        set.field,
+      );
+    });
+  }
+
+  /** The record with each set of `sets` read from its row's aggregated text (`[]` for none). */
+  read(row: Record<string, unknown>, record: StoredRecord, sets: readonly IdSet[] = this.sets): StoredRecord {
+    for (const { field } of sets) {
+      const ids = idsOfText(row[field]);
+      record[field] = ids.sort(ascending) as unknown as StoredValue;
+    }
+    return record;
+  }
+
+  /** The record as a create that gave these sets answers it: each set's ids ascending, `[]` when not given. */
+  withGiven(record: StoredRecord, given: readonly [IdSet, readonly Id[]][]): StoredRecord {
+    for (const set of this.sets) {
+      const ids = given.find(([one]) => one === set)?.[1] ?? [];
+      record[set.field] = [...ids].sort(ascending) as unknown as StoredValue;
+    }
+    return record;
+  }
+
+  /** The sets a write gives (the field's array of ids), by set. */
+  given(values: Readonly<Record<string, unknown>>): [IdSet, readonly Id[]][] {
+    const given: [IdSet, readonly Id[]][] = [];
+    for (const set of this.sets) {
+      const ids = values[set.field];
+      if (ids !== undefined && ids !== null) given.push([set, ids as readonly Id[]]);
+    }
+    return given;
+  }
+
+  /** Replaces a record's join rows of one set by those of `ids`, on the write's transaction. */
+  async write(db: Db, set: IdSet, id: Id, ids: readonly Id[]): Promise<void> {
+    await db.deleteFrom(this.tableOf(set.through)).where(set.key, '=', id).execute();
+    await this.add(db, set, [[id, ids]]);
+  }
+
+  /**
+   * Adds the join rows of one set for records that have none yet (each record's id with its
+   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement).
+   */
+  async add(db: Db, set: IdSet, records: readonly (readonly [Id, readonly Id[]])[]): Promise<void> {
+    const rows = records.flatMap(([id, ids]) => ids.map((other) => ({ [set.key]: id, [set.value]: other })));
+    const most = Math.floor(this.dialect.maxParameters / 2);
+    try {
+      for (let start = 0; start < rows.length; start += most) {
+        const insert = db.insertInto(this.tableOf(set.through)).values(rows.slice(start, start + most));
+        await db.executeQuery(oneOff(insert.compile()));
+      }
+    } catch (error) {
+      // The ids were checked before the write; one gone meanwhile breaks the join's foreign key.
+      if (/foreign key|violates|constraint/i.test(String((error as Error).message))) {
+        throw new ConstraintViolation('foreign_key', set.field, error);
+      }
+      throw error;
+    }
+  }
+}
