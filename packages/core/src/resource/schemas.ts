@@ -182,9 +182,9 @@ export function resourceSchemas(
 }
 
 /**
- * The schema of a resource that archives (`archive: 'archivedAt'`): every read of it that does not
- * ask for `archived=true` keeps `archivedAt IS NULL` (and the tenant), so an index
- * `(tenant, id, archivedAt)` serves the default order and counts them from the index alone.
+ * The schema of a resource that archives (`archive: 'archivedAt'`), its `archive` named: every read
+ * of it that does not ask for `archived=true` keeps `archivedAt IS NULL` (and the tenant), so an
+ * index `(tenant, id, archivedAt)` serves the default order and counts them from the index alone.
  * (`archivedAt` last: before `id`, a database that keeps only the number of distinct values of a
  * key's prefix, SQLite, takes `archivedAt IS NULL` for as rare as one archive time, and prefers
  * this index to a selective one.)
@@ -204,8 +204,11 @@ function archivedSchema(
   const key = fields.map((field) => ({ field, direction: 'asc' as const }));
   const same = (index: readonly { field: string }[]) =>
     index.length === key.length && index.every((part, n) => part.field === key[n]?.field);
-  if (schema.indexes?.some(same)) return schema;
-  return { ...schema, indexes: [...(schema.indexes ?? []), key] };
+  return {
+    ...schema,
+    archive,
+    indexes: schema.indexes?.some(same) ? schema.indexes : [...(schema.indexes ?? []), key],
+  };
 }
 
 /**

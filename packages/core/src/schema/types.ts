@@ -128,6 +128,12 @@ export interface CollectionSchema {
    */
   readonly tenant?: string;
   /**
+   * The attribute whose `null` marks a record that is not archived (the resource's `archive`), which
+   * every read names unless it asks for archived records: stores may index the tenant's records
+   * that are not archived apart (the SQL store does on PostgreSQL, in a partial index).
+   */
+  readonly archive?: string;
+  /**
    * The collection serves live events: the store logs each committed change of its records,
    * before and after, in its change log (`store.changes()`).
    */

@@ -61,10 +61,13 @@ const RULES: Readonly<Record<TableForeignKey['onDelete'], readonly string[]>> = 
  * Whether an index of the catalog serves a wanted one: for a unique one, a unique index of the
  * same set of whole columns; else the wanted key, in its directions, at the start of its own (a
  * TEXT column indexed by prefix, as the store does on MySQL, counts; where nulls go is not
- * compared: it matters to some orders, never to a filter).
+ * compared: it matters to some orders, never to a filter). A partial index the store wants (the
+ * records that are not archived) is served by any index whose key begins with its own, partial or
+ * not: it only makes a count smaller to read, so a table made before it (whose full index serves
+ * the same reads) is no drift.
  */
 function serves(found: CatalogIndex, wanted: TableIndex): boolean {
-  if (found.partial) return false;
+  if (found.partial && wanted.whereNull === undefined) return false;
   if (wanted.unique) {
     const columns = new Set(found.columns.map((key) => (key.prefix ? '' : key.column)));
     return (

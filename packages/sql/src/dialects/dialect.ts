@@ -98,6 +98,8 @@ export interface TableIndex {
   readonly columns: readonly IndexColumn[];
   /** Whether no two rows may share the key (a unique set of the schema). */
   readonly unique?: boolean;
+  /** A partial index: only the rows where this column is null (`WHERE "archivedAt" IS NULL`). */
+  readonly whereNull?: string;
 }
 
 /** One index of an existing table, as the database's catalog describes it. */
@@ -211,10 +213,7 @@ export interface SqlDialectSpec extends RowEstimates {
   readonly maxParameters: number;
   /** Whether DDL runs in transactions, so that a table appears with all its indexes or not at all. */
   readonly supportsTransactionalDdl: boolean;
-  /**
-   * Whether a per-group list (a has-many `include`) joins each group's first records with
-   * `CROSS JOIN LATERAL`; else it reads them with one `UNION ALL` of a query per group.
-   */
+  /** Whether a has-many `include` joins each group's first records `CROSS JOIN LATERAL` (else one `UNION ALL`). */
   readonly lateralJoins: boolean;
   /**
    * Whether `null` sorts before every value ascending (and after descending) without being told;

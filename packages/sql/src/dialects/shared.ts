@@ -32,7 +32,9 @@ export const standardSql: Pick<SqlDialectSpec, 'quote' | 'quoteString' | 'indexC
     `CREATE TABLE IF NOT EXISTS ${doubleQuote(table)} (\n  ${columns.join(',\n  ')}\n)`,
     ...indexes.map(
       (index) =>
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${doubleQuote(index.name)} ON ${doubleQuote(table)} (${index.key})`,
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${doubleQuote(index.name)} ON ${doubleQuote(table)} (${index.key})${
+          index.whereNull === undefined ? '' : ` WHERE ${doubleQuote(index.whereNull)} IS NULL`
+        }`,
     ),
   ],
 };

@@ -39,7 +39,56 @@ function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
 export function withTotal(plan: CollectionPlan, db: Db, query: ListQuery, page: Select): Select {
   if (!query.count) return page;
   if (countsInPage(plan, query)) return page.select(sql<number>`count(*) over ()`.as(TOTAL));
+  if (matchesOnce(plan, query))
+    return page.select(db.selectFrom(MATCHES).select(sql<number>`count(*)`.as('n')).as(TOTAL));
   return page.select(totalSelect(plan, db, query).as(TOTAL));
+}
+
+/** The materialized set of a search's matches that its page and its count read (PostgreSQL). */
+const MATCHES = 'resourcery_matches';
+
+/**
+ * Whether a page and its exact count read the matches once, from a materialized common table
+ * expression ({@link matchedPage}) rather than each its own statement: a search on PostgreSQL,
+ * whose page and count would each build the words' bitmaps (docs/performance.md, "The tracker at
+ * 1M issues", third round).
+ *
+ * @example
+ * ```ts
+ * matchesOnce(plan, { ...query, count: true, where: [{ field: 'id', values: [], search }] }); // true on PostgreSQL
+ * ```
+ */
+export function matchesOnce(plan: CollectionPlan, query: ListQuery): boolean {
+  const { dialect } = plan;
+  return dialect.name === 'postgres' && query.count === true && !query.perGroup && query.where.some((c) => c.search);
+}
+
+/**
+ * The page of {@link matchesOnce}: `WITH resourcery_matches AS MATERIALIZED (SELECT id, <the
+ * order's fields> … WHERE …)`, the page's ids taken from it in the list's order (`after`, `LIMIT`,
+ * `OFFSET`), then their rows; {@link withTotal} counts the same matches.
+ *
+ * @example
+ * ```ts
+ * const rows = await withTotal(plan, db, query, matchedPage(plan, db, query, columns)).execute();
+ * ```
+ */
+export function matchedPage(plan: CollectionPlan, db: Db, query: ListQuery, columns: readonly string[]): Select {
+  const { after, order } = query;
+  const keys = [...new Set(['id', ...order.map((key) => plan.column(key.field))])];
+  const matches = plan.filtered(db.selectFrom(plan.table).select(keys), query.where);
+  let ids = db.selectFrom(`${MATCHES} as ${plan.table}`).select('id');
+  if (after) ids = ids.where((eb) => plan.filters.after(eb, order, after));
+  ids = plan.ordered(ids, order).limit(query.limit);
+  if (query.offset !== 0) ids = ids.offset(query.offset);
+  const rows = db.selectFrom(plan.table).selectAll().where('id', 'in', ids);
+  const from = db
+    .with(
+      (cte) => cte(MATCHES).materialized(),
+      () => matches,
+    )
+    .selectFrom(rows.as(plan.table));
+  return plan.listSelect(db, { ...query, where: [], offset: 0, after: undefined }, columns, from);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Condition, ListQuery, ListResult } from '@resourcery/core/store';
 import { execute } from '../execute/execute.js';
 import { listShape, listWithValues } from '../execute/shapes.js';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
-import { totalOf, withTotal } from './list-total.js';
+import { matchedPage, matchesOnce, totalOf, withTotal } from './list-total.js';
 
 // A page filtered through a join table (`filter[labels.name]=bug`) read by walking the list's
 // order: the first records of the order that the other conditions keep (the tenant, the
@@ -81,7 +81,11 @@ export async function pageRows(
     const key = walk && shape.key !== undefined ? `walk:${shape.key}` : shape.key;
     const statement = plan.shapes.compiled(key, shape.values, (values) => {
       const filled = listWithValues(list, values);
-      const page = walk ? walkSelect(plan, db, filled, columns) : plan.listSelect(db, filled, columns);
+      const page = walk
+        ? walkSelect(plan, db, filled, columns)
+        : matchesOnce(plan, filled)
+          ? matchedPage(plan, db, filled, columns)
+          : plan.listSelect(db, filled, columns);
       return withTotal(plan, db, filled, page);
     });
     return (await execute<Record<string, unknown>>(db, statement)).rows;

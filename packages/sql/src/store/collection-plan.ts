@@ -153,24 +153,33 @@ export class CollectionPlan {
    * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
    * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
    * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
-   * `after`) is taken from them. Only the columns of {@link listColumns} are read. `from`: the
-   * rows to read instead of the table's (a derived table named as the table, query/walk-page.ts).
+   * `after`) is taken from them. Only the columns of {@link listColumns} are read. `from`: the rows
+   * to read instead of the table's (a derived table named as the table, query/walk-page.ts). Else
+   * (no search) the ids come first, `id IN (… LIMIT … OFFSET …)` (derived for MySQL), then their
+   * rows: skipped records are read from an index alone where one can, a sort (SQLite's) carries keys.
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns, from?: Select): Select {
     const { fields } = this.idSets;
     const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
+    const deferred = !query.perGroup && !from && !query.where.some((condition) => condition.search);
+    const { after, order } = query;
+    // `!== 0`: in a statement's template (execute/shapes.ts) the offset is a slot.
+    const page = (rows: Select) => {
+      const paged = this.ordered(after ? rows.where((eb) => this.filters.after(eb, order, after)) : rows, order);
+      return query.offset !== 0 ? paged.limit(query.limit).offset(query.offset) : paged.limit(query.limit);
+    };
     let select = query.perGroup
       ? perGroupSource(this, db, query).select(own)
-      : this.filtered((from ?? db.selectFrom(this.table)).select(own), query.where);
+      : deferred
+        ? db.selectFrom(this.table).select(own)
+        : this.filtered((from ?? db.selectFrom(this.table)).select(own), query.where);
     if (own.length < columns.length) {
       const sets = this.idSets.chosen(columns.filter((column) => fields.has(column)));
       select = select.select(this.idSets.selections(query.perGroup ? PER_GROUP : this.table, sets));
     }
-    const { after, order } = query;
-    if (after) select = select.where((eb) => this.filters.after(eb, order, after));
-    select = this.ordered(select, order).limit(query.limit);
-    // `!== 0`: in a statement's template (execute/shapes.ts) the offset is a slot.
-    return query.offset !== 0 ? select.offset(query.offset) : select;
+    if (!deferred) return page(select);
+    const ids = page(this.filtered(db.selectFrom(this.table).select('id'), query.where));
+    return this.ordered(select.where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id')), order);
   }
 
   /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */
