@@ -153,17 +153,17 @@ export class CollectionPlan {
    * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
    * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
    * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
-   * `after`) is taken from them. Only the columns of {@link listColumns} are read. `from`: the rows
-   * to read instead of the table's (a derived table named as the table, query/walk-page.ts). Else
-   * (no search) the ids come first, `id IN (… LIMIT … OFFSET …)` (derived for MySQL), then their
-   * rows: skipped records are read from an index alone where one can, a sort (SQLite's) carries keys.
+   * `after`) is taken from them. Only the columns of {@link listColumns} are read; `from`: rows read
+   * instead of the table's (query/walk-page.ts). A later page, or one with sets of ids, takes its ids
+   * first (`id IN (… LIMIT … OFFSET …)`): skipped records read from an index alone, sorts carry keys.
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns, from?: Select): Select {
     const { fields } = this.idSets;
     const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
-    const deferred = !query.perGroup && !from && !query.where.some((condition) => condition.search);
-    const { after, order } = query;
     // `!== 0`: in a statement's template (execute/shapes.ts) the offset is a slot.
+    const later = query.offset !== 0 || own.length < columns.length;
+    const deferred = later && !query.perGroup && !from && !query.where.some((condition) => condition.search);
+    const { after, order } = query;
     const page = (rows: Select) => {
       const paged = this.ordered(after ? rows.where((eb) => this.filters.after(eb, order, after)) : rows, order);
       return query.offset !== 0 ? paged.limit(query.limit).offset(query.offset) : paged.limit(query.limit);
