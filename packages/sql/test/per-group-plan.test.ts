@@ -4,12 +4,10 @@
 // handler counters) or, on SQLite, which has no such counter, read off the plan.
 import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
-import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
+import { CompiledQuery, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { capturingDb } from './helpers/capturing-db.js';
+import { droppingTables, serverAvailable } from './helpers/databases.js';
 
 const BIG = 3000;
 const CAP = 10;
@@ -85,11 +83,7 @@ const prefix = () => `pg${Math.random().toString(36).slice(2, 8)}_`;
 
 describe('a per-group list reads what it returns, not every record of its groups', () => {
   it('SQLite: each group is one index search in id order, stopped by its limit', async () => {
-    const captured: CompiledQuery[] = [];
-    const db = new Kysely({
-      dialect: new SqliteDialect({ database: new Database(':memory:') }),
-      log: (event) => void (event.level === 'query' && captured.push(event.query)),
-    });
+    const { db, captured } = capturingDb('sqlite');
     try {
       const { statement, table } = await perGroupStatement(db, prefix(), captured);
       const plan = await db.executeQuery<{ detail: string }>(
@@ -111,12 +105,7 @@ describe('a per-group list reads what it returns, not every record of its groups
 
   if (serverAvailable('postgres')) {
     it('PostgreSQL: the rows read from the table are the rows returned', async () => {
-      const captured: CompiledQuery[] = [];
-      const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 1 });
-      const db = new Kysely({
-        dialect: new PostgresDialect({ pool }),
-        log: (event) => void (event.level === 'query' && captured.push(event.query)),
-      });
+      const { db, captured } = capturingDb('postgres');
       let store: { close(): Promise<void> } | undefined;
       try {
         const found = await perGroupStatement(db, prefix(), captured);
@@ -144,12 +133,7 @@ describe('a per-group list reads what it returns, not every record of its groups
 
   if (serverAvailable('mariadb')) {
     it('MariaDB: the rows its handlers read stay near the rows returned', async () => {
-      const captured: CompiledQuery[] = [];
-      const mysqlPool = createPool({ uri: SERVERS.mariadb.url, connectionLimit: 1, dateStrings: true });
-      const db = new Kysely({
-        dialect: new MysqlDialect({ pool: mysqlPool }),
-        log: (event) => void (event.level === 'query' && captured.push(event.query)),
-      });
+      const { db, captured } = capturingDb('mariadb');
       let store: { close(): Promise<void> } | undefined;
       try {
         const found = await perGroupStatement(db, prefix(), captured);

@@ -5,10 +5,10 @@
 import { searchWords } from '@resourcery/core/store';
 import { sqlStore } from '@resourcery/sql';
 import { searchSchema } from '@resourcery/testing/suites';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { capturingDb } from './helpers/capturing-db.js';
+import { droppingTables, serverAvailable } from './helpers/databases.js';
 
 const ROWS = 2000;
 
@@ -16,12 +16,7 @@ describe('a search page and its count on PostgreSQL', () => {
   if (!serverAvailable('postgres')) return;
 
   it('look the words up once, and count every match', async () => {
-    const captured: CompiledQuery[] = [];
-    const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 1 });
-    const db = new Kysely({
-      dialect: new PostgresDialect({ pool }),
-      log: (event) => void (event.level === 'query' && captured.push(event.query)),
-    });
+    const { db, captured } = capturingDb('postgres');
     const prefix = `sc${Math.random().toString(36).slice(2, 8)}_`;
     const store = droppingTables(sqlStore(db, { tablePrefix: prefix }), prefix);
     try {

@@ -3,10 +3,10 @@
 // and a page past the first, which reads the rows of the records it returns and no others.
 import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import { createTableSql, sqlStore } from '@resourcery/sql';
-import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { capturingDb } from './helpers/capturing-db.js';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
 
 const key = (...fields: string[]) => fields.map((field) => ({ field, direction: 'asc' as const }));
@@ -119,11 +119,7 @@ describe('the partial index of a tenant’s records that are not archived', () =
 
 describe('a page past the first reads the rows of its records only', () => {
   it('SQLite: the ids of the page from an index alone, then their rows by key', async () => {
-    const captured: CompiledQuery[] = [];
-    const db = new Kysely({
-      dialect: new SqliteDialect({ database: new Database(':memory:') }),
-      log: (event) => void (event.level === 'query' && captured.push(event.query)),
-    });
+    const { db, captured } = capturingDb('sqlite');
     try {
       const { list, table } = await loaded(db, prefix());
       captured.length = 0;
@@ -143,12 +139,7 @@ describe('a page past the first reads the rows of its records only', () => {
 
   if (serverAvailable('postgres')) {
     it('PostgreSQL: the rows read from the table are the 25 returned, not the 500 skipped', async () => {
-      const captured: CompiledQuery[] = [];
-      const pool = new pg.Pool({ connectionString: SERVERS.postgres.url, max: 1 });
-      const db = new Kysely({
-        dialect: new PostgresDialect({ pool }),
-        log: (event) => void (event.level === 'query' && captured.push(event.query)),
-      });
+      const { db, captured } = capturingDb('postgres');
       let store: { close(): Promise<void> } | undefined;
       try {
         const found = await loaded(db, prefix());
