@@ -9,42 +9,17 @@ import { join } from 'node:path';
 import { memoryStore } from '@resourcery/core';
 import { type Collection, type CollectionSchema, type ListQuery, type Scalar } from '@resourcery/core/store';
 import type { SqlStoreProvider } from '@resourcery/sql';
+import { idSetSchemas } from '@resourcery/testing/suites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_ROWS } from '../src/query/walk-page.js';
 import { testDatabases } from './helpers/databases.js';
 
-const tags: CollectionSchema = {
-  name: 'tags',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'name', type: 'string', nullable: false },
-  ],
-  indexed: ['name'],
-  references: [],
-};
+const [tags, titled, postTags] = idSetSchemas('walk');
+/** The suite's posts with `rank`, nullable and repeated, to order the pages by. */
 const posts: CollectionSchema = {
-  name: 'posts',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'rank', type: 'integer', nullable: true },
-  ],
+  ...titled,
+  attributes: [...titled.attributes, { name: 'rank', type: 'integer', nullable: true }],
   indexed: ['rank'],
-  references: [],
-  sets: [{ field: 'tagIds', through: 'post_tags', key: 'postId', value: 'tagId' }],
-};
-const postTags: CollectionSchema = {
-  name: 'post_tags',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'postId', type: 'integer', nullable: false },
-    { name: 'tagId', type: 'integer', nullable: false },
-  ],
-  indexed: [],
-  unique: [['postId', 'tagId']],
-  references: [
-    { field: 'postId', collection: 'posts', onDelete: 'cascade' },
-    { field: 'tagId', collection: 'tags', onDelete: 'cascade' },
-  ],
 };
 
 const POSTS = WALK_ROWS + 300;
@@ -74,8 +49,8 @@ async function answer(collection: Collection, query: ListQuery) {
 
 function tagged(name: string): ListQuery['where'] {
   const where = [{ field: 'name', values: [name] }];
-  const through = { field: 'tagId', values: [], related: { collection: 'tags', where } };
-  return [{ field: 'id', values: [], related: { collection: 'post_tags', key: 'postId', where: [through] } }];
+  const through = { field: 'tagId', values: [], related: { collection: tags.name, where } };
+  return [{ field: 'id', values: [], related: { collection: postTags.name, key: 'postId', where: [through] } }];
 }
 
 for (const database of testDatabases(folder)) {
@@ -97,7 +72,11 @@ for (const database of testDatabases(folder)) {
       }
       memoryPosts = memory.collection(posts);
       sqlPosts = store.collection(posts);
-      const values = Array.from({ length: POSTS }, (_, i) => ({ rank: rankOf(i + 1), tagIds: tagsOf(i + 1) }));
+      const values = Array.from({ length: POSTS }, (_, i) => ({
+        title: `Post ${i + 1}`,
+        rank: rankOf(i + 1),
+        tagIds: tagsOf(i + 1),
+      }));
       for (let start = 0; start < POSTS; start += 500) {
         const batch = values.slice(start, start + 500) as never[];
         await memoryPosts.createMany?.(batch);

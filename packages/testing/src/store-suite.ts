@@ -37,6 +37,7 @@ export {
   type StoreProviderOptions,
   suiteSchema,
 } from './store-cases/fixtures.js';
+export { idSetSchemas } from './store-cases/id-set-cases.js';
 export { type LibraryName, librarySchemas } from './store-cases/library.js';
 export { searchSchema } from './store-cases/search-cases.js';
 

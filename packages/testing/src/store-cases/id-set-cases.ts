@@ -7,7 +7,15 @@ import { all, violation } from './library.js';
 // and relation filters through it (`Condition.related.key`): tags, posts holding `tagIds`, and
 // the join collection `post_tags` (`postId`, `tagId`, both cascading foreign keys).
 
-/** Tags, posts (holding `tagIds`) and their join collection, named `<prefix>_<collection>`. */
+/**
+ * Tags, posts (holding `tagIds`) and their join collection, named `<prefix>_<collection>`.
+ *
+ * @example
+ * ```ts
+ * const [tags, posts, postTags] = idSetSchemas('blog'); // blog_tags, blog_posts, blog_post_tags
+ * await store.init([tags, posts, postTags]);
+ * ```
+ */
 export function idSetSchemas(prefix: string): [CollectionSchema, CollectionSchema, CollectionSchema] {
   const tags = `${prefix}_tags`;
   const posts = `${prefix}_posts`;
