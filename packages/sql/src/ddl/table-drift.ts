@@ -1,6 +1,13 @@
 import type { AttributeSchema, CollectionSchema } from '@resourcery/core/store';
-import type { CatalogColumn, CatalogIndex, CatalogKeys, SqlDialectSpec, TableIndex } from '../dialects/dialect.js';
-import { type TableForeignKey, tableKeys } from './schema-sql.js';
+import type {
+  CatalogColumn,
+  CatalogIndex,
+  CatalogKeys,
+  IndexColumn,
+  SqlDialectSpec,
+  TableIndex,
+} from '../dialects/dialect.js';
+import { type TableForeignKey, tableKeys } from './table-keys.js';
 
 // The drift check: what keeps an existing table from being the one the store would create for a
 // declaration. The store never alters an existing table; it names each difference instead.
@@ -64,7 +71,8 @@ const RULES: Readonly<Record<TableForeignKey['onDelete'], readonly string[]>> = 
  * compared: it matters to some orders, never to a filter). A partial index the store wants (the
  * records that are not archived) is served by any index whose key begins with its own, partial or
  * not: it only makes a count smaller to read, so a table made before it (whose full index serves
- * the same reads) is no drift.
+ * the same reads) is no drift. So is one whose key is the wanted one without its optional column
+ * (`TableIndex.optionalColumn`: the archive, which the store added to a foreign key's index).
  */
 function serves(found: CatalogIndex, wanted: TableIndex): boolean {
   if (found.partial && wanted.whereNull === undefined) return false;
@@ -74,10 +82,16 @@ function serves(found: CatalogIndex, wanted: TableIndex): boolean {
       found.unique && columns.size === wanted.columns.length && wanted.columns.every((key) => columns.has(key.column))
     );
   }
-  return wanted.columns.every((key, at) => {
-    const other = found.columns[at];
-    return other?.column === key.column && other.descending === key.descending;
-  });
+  const begins = (columns: readonly IndexColumn[]) =>
+    columns.every((key, at) => {
+      const other = found.columns[at];
+      return other?.column === key.column && other.descending === key.descending;
+    });
+  const { optionalColumn } = wanted;
+  return (
+    begins(wanted.columns) ||
+    (optionalColumn !== undefined && begins(wanted.columns.filter((key) => key.column !== optionalColumn)))
+  );
 }
 
 /**

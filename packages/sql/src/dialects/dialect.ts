@@ -36,10 +36,9 @@ export interface ConnectionOptions extends PoolerOptions {
    */
   readonly lockTimeoutMs?: number;
   /**
-   * SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms.
-   * The store's own database waits on a timer (the statement is tried again, from 1 ms to 100 ms
-   * apart), so other requests are served meanwhile; transactions take the write lock when they
-   * begin (`BEGIN IMMEDIATE`).
+   * SQLite: how long a statement waits for another process's lock before 503. Default: 5000 ms. The store's own
+   * database waits on a timer (the statement is tried again, from 1 ms to 100 ms apart), so other requests are
+   * served meanwhile; transactions take the write lock when they begin (`BEGIN IMMEDIATE`).
    */
   readonly busyTimeoutMs?: number;
   /**
@@ -71,9 +70,9 @@ export interface DriverError {
 }
 
 /**
- * What a driver's error says about the constraint a write broke. A foreign key error is
- * `referenced` when the driver tells that a destroyed record is still referred to (the parent
- * side), `foreign_key` otherwise (SQLite never tells: the store knows from what it was doing).
+ * What a driver's error says about the constraint a write broke. A foreign key error is `referenced` when the
+ * driver tells that a destroyed record is still referred to (the parent side), `foreign_key` otherwise (SQLite
+ * never tells: the store knows from what it was doing).
  */
 export interface ConstraintFailure {
   readonly kind: ConstraintKind;
@@ -100,6 +99,8 @@ export interface TableIndex {
   readonly unique?: boolean;
   /** A partial index: only the rows where this column is null (`WHERE "archivedAt" IS NULL`). */
   readonly whereNull?: string;
+  /** A key column an older table's index may lack (a foreign key's archive): without it, it serves the same reads. */
+  readonly optionalColumn?: string;
 }
 
 /** One index of an existing table, as the database's catalog describes it. */
