@@ -3,7 +3,7 @@
 // and random queries (every operator of each type, relation filters, orders of one to three
 // keys then id, limit/offset pages, `after` walks and positions, `select`, per-group limits,
 // `q=` searches over Unicode text: several scripts, accents composed and apart, case pairs that
-// fold specially, punctuation and `_`, nulls), and every statistics query (groups of up to three
+// fold specially, punctuation and `_`, nulls; alone and within one owner, the tenant), and every statistics query (groups of up to three
 // attributes, exact sums past 2^53, min and max). Items also hold a set of owner ids through a
 // join collection (`linkIds`, many-to-many), read with every record, and relation filters go
 // through it too (`related.key`).
@@ -143,6 +143,9 @@ const itemsSchema: CollectionSchema = {
   ...schema('items', ITEM_FIELDS, [{ field: 'ownerId', collection: 'owners', onDelete: 'nullify' }]),
   search: ['t', 'w'],
   sets: [{ field: 'linkIds', through: 'item_links', key: 'itemId', value: 'linkedId' }],
+  // As a tenant's: PostgreSQL indexes the search by owner (search-tenant-words.ts), and reads
+  // that index when the conditions keep one owner.
+  tenant: 'ownerId',
 };
 const linksSchema: CollectionSchema = {
   name: 'item_links',
@@ -194,21 +197,33 @@ const linked: fc.Arbitrary<Condition> = fc.array(conditionOf(OWNER_FIELDS), { ma
     where: [{ field: 'linkedId', values: [], related: { collection: 'owners', where } }],
   },
 }));
-/** A `q=` search: the words of random text (at least one), in some of the searchable fields (none: a caller who may read neither). */
-const searched: fc.Arbitrary<Condition> = fc
+/** A `q=` search of the words of `q`, in some of the searchable fields (none: a caller who may read neither). */
+const searchOf = (q: fc.Arbitrary<string>): fc.Arbitrary<Condition> =>
+  fc
+    .tuple(
+      q.filter((words) => searchWords(words).length > 0),
+      fc.subarray(['t', 'w']),
+    )
+    .map(([words, fields]) => ({
+      field: fields[0] ?? 'id',
+      values: [],
+      search: { fields, words: [...new Set(searchWords(words))] },
+    }));
+/** A `q=` search: the words of random text (at least one). */
+const searched = searchOf(fc.oneof(wordText, fc.constantFrom(...WORD_PIECES)));
+const condition = fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related, linked, {
+  arbitrary: searched,
+  weight: 2,
+});
+/** One owner's records (a tenant's) that a search of one piece of text finds (often some), and maybe one more condition. */
+const tenantSearch = fc
   .tuple(
-    fc.oneof(wordText, fc.constantFrom(...WORD_PIECES)).filter((q) => searchWords(q).length > 0),
-    fc.subarray(['t', 'w']),
+    fc.integer({ min: 1, max: 5 }),
+    searchOf(fc.constantFrom(...WORD_PIECES)),
+    fc.array(condition, { maxLength: 1 }),
   )
-  .map(([q, fields]) => ({
-    field: fields[0] ?? 'id',
-    values: [],
-    search: { fields, words: [...new Set(searchWords(q))] },
-  }));
-const where = fc.array(
-  fc.oneof({ arbitrary: conditionOf(ITEM_FIELDS), weight: 4 }, related, linked, { arbitrary: searched, weight: 2 }),
-  { maxLength: 3 },
-);
+  .map(([owner, search, more]): Condition[] => [{ field: 'ownerId', values: [owner] }, search, ...more]);
+const where = fc.oneof({ arbitrary: fc.array(condition, { maxLength: 3 }), weight: 2 }, tenantSearch);
 
 const direction = fc.constantFrom('asc' as const, 'desc' as const);
 const order = fc

@@ -100,7 +100,7 @@ export function createTableSql(
     );
   }
   for (const check of tableChecks(schema, spec, prefix)) definitions.push(check.definition);
-  return [...spec.createTable(table, definitions, indexes), ...search.statements];
+  return [...(search.before ?? []), ...spec.createTable(table, definitions, indexes), ...search.statements];
 }
 
 /**

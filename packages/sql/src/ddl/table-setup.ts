@@ -1,7 +1,7 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
-import { searchDrift } from '../query/search-sql.js';
+import { searchDrift } from '../query/search-drift.js';
 import { checksDrift } from './check-constraints.js';
 import { createTableSql } from './schema-sql.js';
 import { keysDrift, tableDrift } from './table-drift.js';

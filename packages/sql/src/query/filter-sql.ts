@@ -79,14 +79,19 @@ export class FilterSql {
 
   /** The conditions ANDed, and `id = ?` first when an id is given. */
   matches(eb: Eb, where: readonly Condition[], id?: Id): Bool {
-    const parts = where.map((condition) => this.#condition(eb, condition));
+    // The one tenant the conditions keep, for a search's index by tenant (search-tenant-words.ts).
+    const tenant = where.find(
+      (condition) => condition.field === this.schema.tenant && !condition.op && !condition.related,
+    )?.values;
+    const one = tenant?.length === 1 && tenant[0] !== null ? tenant[0] : undefined;
+    const parts = where.map((condition) => this.#condition(eb, condition, one));
     if (id !== undefined) parts.unshift(eb('id', '=', id));
     if (parts.length === 0) return EVERYTHING;
     return parts.length === 1 ? (parts[0] as Bool) : eb.and(parts);
   }
 
-  #condition(eb: Eb, condition: Condition): Bool {
-    if (condition.search) return searchMatches(eb, this.schema, this.table, condition.search, this.dialect);
+  #condition(eb: Eb, condition: Condition, tenant: Scalar | undefined): Bool {
+    if (condition.search) return searchMatches(eb, this.schema, this.table, condition.search, this.dialect, tenant);
     const column = this.column(condition.field);
     const { related, op, values } = condition;
     if (related) {

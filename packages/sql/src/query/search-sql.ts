@@ -1,8 +1,15 @@
-import { type CollectionSchema, type SearchCondition, type StoredRecord, searchWords } from '@resourcery/core/store';
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import {
+  type CollectionSchema,
+  type Scalar,
+  type SearchCondition,
+  type StoredRecord,
+  searchWords,
+} from '@resourcery/core/store';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { constraintName } from '../ddl/names.js';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
-import { usesWordsTable, wordsTableDrift, wordsTableMatches, wordsTableSql } from './search-words-table.js';
+import { tenantWordMatches, tenantWordsColumn, tenantWordsDdl, usesTenantWords } from './search-tenant-words.js';
+import { usesWordsTable, wordsTableMatches, wordsTableSql } from './search-words-table.js';
 
 // `q=` search in SQL (docs/search.md). The words are made and case-folded in JS by the core's
 // one definition (`searchWords`), never by the database: a database's own folding is bound to a
@@ -11,7 +18,8 @@ import { usesWordsTable, wordsTableDrift, wordsTableMatches, wordsTableSql } fro
 // each searchable field, a column of that field's folded words (`<field>__words`), written in the
 // same INSERT or UPDATE as the field itself (so on every write path), and indexes it:
 // - PostgreSQL: the column is a `tsvector` of the words (its text form, no configuration, so
-//   nothing is folded or stemmed), with a GIN index; a word is the tsquery `'word':*`.
+//   nothing is folded or stemmed), with a GIN index; a word is the tsquery `'word':*`. Under
+//   tenancy, the words after their tenant instead (search-tenant-words.ts).
 // - SQLite: the column is the words as text, indexed by an FTS5 table `<table>__search` (external
 //   content, the `ascii` tokenizer, which splits only on the spaces between the words) kept by
 //   triggers; a word is the prefix query `"word"*`. Tables with uuid ids (whose rowids VACUUM may
@@ -22,8 +30,6 @@ import { usesWordsTable, wordsTableDrift, wordsTableMatches, wordsTableSql } fro
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Eb = ExpressionBuilder<any, any>;
 type Bool = Expression<SqlBool>;
-// biome-ignore lint/suspicious/noExplicitAny: as above
-type Db = Kysely<any>;
 
 const NOTHING = sql<SqlBool>`1 = 0`;
 
@@ -40,12 +46,12 @@ export function wordsColumn(field: string): string {
 }
 
 /** The FTS5 table of a SQLite table's search. */
-function ftsTable(table: string): string {
+export function ftsTable(table: string): string {
   return `${table}__search`;
 }
 
 /** Whether SQLite indexes the table's search with FTS5 (its ids are its rowids). */
-function usesFts(schema: CollectionSchema, dialect: SqlDialectSpec): boolean {
+export function usesFts(schema: CollectionSchema, dialect: SqlDialectSpec): boolean {
   return dialect.name === 'sqlite' && schema.attributes[0]?.type !== 'uuid';
 }
 
@@ -93,6 +99,8 @@ export function wordsColumns(
 
 /**
  * The SQL of a search condition on `table`: for every word, one of the fields' words begins with it.
+ * `tenant` is the one tenant the query's other conditions keep, if any (PostgreSQL then reads the
+ * words by tenant).
  *
  * @example
  * ```ts
@@ -105,6 +113,7 @@ export function searchMatches(
   table: string,
   search: SearchCondition,
   dialect: SqlDialectSpec,
+  tenant?: Scalar,
 ): Bool {
   const fields = search.fields.filter((field) => schema.search?.includes(field));
   const columns = fields.map(wordsColumn);
@@ -116,12 +125,14 @@ export function searchMatches(
     const fts = ftsTable(table);
     return sql<SqlBool>`${sql.ref('id')} in (select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${match})`;
   }
+  const byTenant = tenant !== undefined && usesTenantWords(schema, dialect);
   const each = search.words.map((word) => {
-    const parts = columns.map((column) =>
-      dialect.name === 'postgres'
-        ? sql<SqlBool>`${sql.ref(column)} @@ ${`'${word.replace(/['\\]/g, '\\$&')}':*`}::tsquery`
-        : dialect.contains(column, ` ${word}`),
-    );
+    const parts = fields.map((field) => {
+      const column = wordsColumn(field);
+      if (dialect.name !== 'postgres') return dialect.contains(column, ` ${word}`);
+      const inTenant = byTenant ? tenantWordMatches(schema, field, tenant, word) : undefined;
+      return inTenant ?? sql<SqlBool>`${sql.ref(column)} @@ ${`'${word.replace(/['\\]/g, '\\$&')}':*`}::tsquery`;
+    });
     return parts.length === 1 ? (parts[0] as Bool) : eb.or(parts);
   });
   return each.length === 1 ? (each[0] as Bool) : eb.and(each);
@@ -129,7 +140,7 @@ export function searchMatches(
 
 /**
  * The column definitions of the words columns, and the statements that index them after the
- * table is created (each `IF NOT EXISTS`).
+ * table is created (each `IF NOT EXISTS`), or make before it what its columns use.
  *
  * @example
  * ```ts
@@ -140,18 +151,20 @@ export function searchDdl(
   schema: CollectionSchema,
   table: string,
   dialect: SqlDialectSpec,
-): { columns: string[]; statements: string[] } {
+): { before?: string[]; columns: string[]; statements: string[] } {
   const fields = schema.search ?? [];
   if (fields.length === 0) return { columns: [], statements: [] };
   const names = new Set(schema.attributes.map((attribute) => attribute.name));
-  for (const field of fields) {
-    if (names.has(wordsColumn(field))) {
-      throw new TypeError(`${schema.name}: "${wordsColumn(field)}" holds the words of ${field}; rename that attribute`);
-    }
+  for (const column of fields.flatMap((field) => [wordsColumn(field), tenantWordsColumn(field)])) {
+    if (names.has(column)) throw new TypeError(`${schema.name}: "${column}" holds the words of a field; rename it`);
   }
   const q = (name: string) => dialect.quote(name);
   const words = fields.map(wordsColumn);
   const columns = words.map((column) => `${q(column)} ${wordsColumnType(dialect)}`);
+  if (usesTenantWords(schema, dialect)) {
+    const byTenant = tenantWordsDdl(schema, table, dialect);
+    return { before: byTenant.before, columns: [...columns, ...byTenant.columns], statements: byTenant.statements };
+  }
   if (dialect.name === 'postgres') {
     const statements = words.map(
       (column) =>
@@ -178,54 +191,7 @@ export function searchDdl(
 }
 
 /** The type of a words column. */
-function wordsColumnType(dialect: SqlDialectSpec): string {
+export function wordsColumnType(dialect: SqlDialectSpec): string {
   if (dialect.name === 'postgres') return 'tsvector';
   return dialect.columnType({ name: 'words', type: 'string', nullable: true });
-}
-
-/**
- * What an existing table lacks of its search: the words columns (of their type) and their index
- * (PostgreSQL: a GIN index on each; SQLite: the FTS5 table and its three triggers).
- *
- * @example
- * ```ts
- * await searchDrift(db, schema, 'issues', postgres); // ['no column "title__words" (tsvector) for the search of title']
- * ```
- */
-export async function searchDrift(
-  db: Db,
-  schema: CollectionSchema,
-  table: string,
-  dialect: SqlDialectSpec,
-): Promise<string[]> {
-  const fields = schema.search ?? [];
-  if (fields.length === 0) return [];
-  const drift: string[] = [];
-  const columns = new Map((await dialect.describeColumns(db, table)).map((column) => [column.name, column]));
-  const family = dialect.name === 'postgres' ? /^tsvector$/ : dialect.typeFamilies.string;
-  for (const field of fields) {
-    const column = columns.get(wordsColumn(field));
-    if (!column || !family.test(column.type)) {
-      drift.push(`no column "${wordsColumn(field)}" (${wordsColumnType(dialect)}) for the search of ${field}`);
-    }
-  }
-  if (dialect.name === 'postgres') {
-    const { indexes } = await dialect.describeKeys(db, table);
-    for (const column of fields.map(wordsColumn)) {
-      if (!indexes.some((index) => index.columns[0]?.column === column)) {
-        drift.push(`no GIN index on "${column}" (the store names it "${constraintName(table, [column], 'idx')}")`);
-      }
-    }
-  } else if (usesFts(schema, dialect)) {
-    const fts = ftsTable(table);
-    const wanted = [fts, `${fts}_insert`, `${fts}_delete`, `${fts}_update`];
-    const { rows } = await sql<{
-      name: string;
-    }>`select name from sqlite_master where name in (${sql.join(wanted)})`.execute(db);
-    const found = new Set(rows.map((row) => row.name));
-    for (const name of wanted)
-      if (!found.has(name)) drift.push(`no ${name === fts ? 'FTS5 table' : 'trigger'} "${name}" for the search`);
-  }
-  drift.push(...(await wordsTableDrift(db, schema, table, dialect)));
-  return drift;
 }
