@@ -3,7 +3,7 @@
 // by the drift check; the tenant's value written as PostgreSQL writes it (`"orgId"::text`)
 // whatever its type and form.
 import { type CollectionSchema, type ListQuery, searchWords } from '@resourcery/core/store';
-import { schemaSql, sqlStore } from '@resourcery/sql';
+import { type SqlStoreProvider, schemaSql, sqlStore } from '@resourcery/sql';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { capturingDb } from './helpers/capturing-db.js';
@@ -36,6 +36,21 @@ const searchIn = (team: unknown, q: string): ListQuery => ({
 
 const prefix = () => `stw${Math.random().toString(36).slice(2, 8)}_`;
 
+/** Runs `test` on a store of PostgreSQL's test database, on tables of its own, dropped after. */
+async function onPostgres(
+  test: (found: ReturnType<typeof capturingDb> & { store: SqlStoreProvider; tables: string }) => Promise<void>,
+) {
+  const { db, captured } = capturingDb('postgres');
+  const tables = prefix();
+  const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
+  try {
+    await test({ db, captured, store, tables });
+  } finally {
+    await store.close();
+    await db.destroy().catch(() => {});
+  }
+}
+
 describe('the DDL of a search under tenancy', () => {
   it('PostgreSQL keeps and indexes the words after their tenant; SQLite and MariaDB as before', () => {
     const script = schemaSql([notes('notes', 'integer')], 'postgres');
@@ -55,11 +70,8 @@ describe('the DDL of a search under tenancy', () => {
 });
 
 describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one tenant', () => {
-  it('reads the words by tenant, and finds what the words column holds', async () => {
-    const { db, captured } = capturingDb('postgres');
-    const tables = prefix();
-    const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
-    try {
+  it('reads the words by tenant, and finds what the words column holds', () =>
+    onPostgres(async ({ db, captured, store, tables }) => {
       const schema = notes('notes', 'integer');
       const list = store.collection(schema);
       await store.init([schema]);
@@ -89,17 +101,10 @@ describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one ten
         CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
       );
       expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toContain(`${tables}notes_title__tenant_words_idx`);
-    } finally {
-      await store.close();
-      await db.destroy().catch(() => {});
-    }
-  });
+    }));
 
-  it('writes a uuid tenant as PostgreSQL does (lowercase, hyphens), and a string tenant as it is', async () => {
-    const { db } = capturingDb('postgres');
-    const tables = prefix();
-    const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
-    try {
+  it('writes a uuid tenant as PostgreSQL does (lowercase, hyphens), and a string tenant as it is', () =>
+    onPostgres(async ({ store }) => {
       const byUuid = notes('by_uuid', 'uuid');
       const byName = notes('by_name', 'string');
       await store.init([byUuid, byName]);
@@ -111,17 +116,10 @@ describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one ten
       }
       expect((await store.collection(byName).list(searchIn("Team A:1 'x'", 'cra'))).total).toBe(1);
       expect((await store.collection(byName).list(searchIn('Team A', 'cra'))).total).toBe(0);
-    } finally {
-      await store.close();
-      await db.destroy().catch(() => {});
-    }
-  });
+    }));
 
-  it('a table made before, with the words column’s own index only, is drift naming the column to add', async () => {
-    const { db } = capturingDb('postgres');
-    const tables = prefix();
-    const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
-    try {
+  it('a table made before, with the words column’s own index only, is drift naming the column to add', () =>
+    onPostgres(async ({ db, store, tables }) => {
       const schema = notes('notes', 'integer');
       await store.init([schema]);
       const table = `${tables}notes`;
@@ -140,9 +138,5 @@ describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one ten
       await expect(again.init([schema])).rejects.toThrow(
         `no GIN index on "title__tenant_words" (CREATE INDEX IF NOT EXISTS "${table}_title__tenant_words_idx"`,
       );
-    } finally {
-      await store.close();
-      await db.destroy().catch(() => {});
-    }
-  });
+    }));
 });
