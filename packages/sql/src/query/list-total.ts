@@ -74,13 +74,9 @@ export function matchesOnce(plan: CollectionPlan, query: ListQuery): boolean {
  * ```
  */
 export function matchedPage(plan: CollectionPlan, db: Db, query: ListQuery, columns: readonly string[]): Select {
-  const { after, order } = query;
-  const keys = [...new Set(['id', ...order.map((key) => plan.column(key.field))])];
+  const keys = [...new Set(['id', ...query.order.map((key) => plan.column(key.field))])];
   const matches = plan.filtered(db.selectFrom(plan.table).select(keys), query.where);
-  let ids = db.selectFrom(`${MATCHES} as ${plan.table}`).select('id');
-  if (after) ids = ids.where((eb) => plan.filters.after(eb, order, after));
-  ids = plan.ordered(ids, order).limit(query.limit);
-  if (query.offset !== 0) ids = ids.offset(query.offset);
+  const ids = plan.paged(db.selectFrom(`${MATCHES} as ${plan.table}`).select('id'), query);
   const rows = db.selectFrom(plan.table).selectAll().where('id', 'in', ids);
   const from = db
     .with(

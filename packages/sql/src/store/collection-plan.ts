@@ -130,6 +130,13 @@ export class CollectionPlan {
     return select;
   }
 
+  /** `rows` as `query`'s page: past `after`, ordered, limited, offset (`!== 0`: a slot in shapes.ts templates). */
+  paged(rows: Select, query: ListQuery): Select {
+    const { after, order } = query;
+    const paged = this.ordered(after ? rows.where((eb) => this.filters.after(eb, order, after)) : rows, order);
+    return query.offset !== 0 ? paged.limit(query.limit).offset(query.offset) : paged.limit(query.limit);
+  }
+
   /**
    * The columns a list selects (every one, or `id` and the `select`ed ones; the sets of ids last,
    * by their field) and how its rows become records.
@@ -150,24 +157,17 @@ export class CollectionPlan {
   }
 
   /**
-   * The records of a page: `WHERE … ORDER BY … LIMIT …`, with the keyset predicate of `after`
-   * (then no OFFSET is needed). With `perGroup`, the first records of each group are chosen in a
-   * derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per group), and the page (and
-   * `after`) is taken from them. Only the columns of {@link listColumns} are read; `from`: rows read
-   * instead of the table's (query/walk-page.ts). A later page, or one with sets of ids, takes its ids
-   * first (`id IN (… LIMIT … OFFSET …)`): skipped records read from an index alone, sorts carry keys.
+   * The records of a page ({@link paged}: with the keyset predicate of `after`, no OFFSET is needed). With `perGroup`,
+   * the first records of each group are chosen in a derived table ({@link perGroupSource}: one `ORDER BY … LIMIT` per
+   * group), and the page is taken from them. Only the columns of {@link listColumns} are read; `from`: rows read
+   * instead of the table's (query/walk-page.ts). A later page, or one with sets of ids, takes its ids first
+   * (`id IN (… LIMIT … OFFSET …)`): skipped records read from an index alone, sorts carry keys.
    */
   listSelect(db: Db, query: ListQuery, columns = this.listColumns(query).columns, from?: Select): Select {
     const { fields } = this.idSets;
     const own = fields.size === 0 ? columns : columns.filter((column) => !fields.has(column));
-    // `!== 0`: in a statement's template (execute/shapes.ts) the offset is a slot.
     const later = query.offset !== 0 || own.length < columns.length;
     const deferred = later && !query.perGroup && !from && !query.where.some((condition) => condition.search);
-    const { after, order } = query;
-    const page = (rows: Select) => {
-      const paged = this.ordered(after ? rows.where((eb) => this.filters.after(eb, order, after)) : rows, order);
-      return query.offset !== 0 ? paged.limit(query.limit).offset(query.offset) : paged.limit(query.limit);
-    };
     let select = query.perGroup
       ? perGroupSource(this, db, query).select(own)
       : deferred
@@ -177,9 +177,9 @@ export class CollectionPlan {
       const sets = this.idSets.chosen(columns.filter((column) => fields.has(column)));
       select = select.select(this.idSets.selections(query.perGroup ? PER_GROUP : this.table, sets));
     }
-    if (!deferred) return page(select);
-    const ids = page(this.filtered(db.selectFrom(this.table).select('id'), query.where));
-    return this.ordered(select.where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id')), order);
+    if (!deferred) return this.paged(select, query);
+    const ids = this.paged(this.filtered(db.selectFrom(this.table).select('id'), query.where), query);
+    return this.ordered(select.where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id')), query.order);
   }
 
   /** How many records the query matches, ignoring its page (`limit`, `offset` and `after`). */
