@@ -67,7 +67,7 @@ export async function ensureTable(
   different.push(
     ...keysDrift(schema, keys, dialect, options.tablePrefix),
     ...checksDrift(schema, keys.checks, dialect, options.tablePrefix),
-    ...(await searchDrift(db, schema, table, dialect)),
+    ...(await searchDrift(db, schema, table, dialect, { columns, keys })),
   );
   if (different.length > 0) {
     throw new Error(

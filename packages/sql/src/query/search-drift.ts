@@ -1,7 +1,7 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
 import { constraintName } from '../ddl/names.js';
-import type { SqlDialectSpec } from '../dialects/dialect.js';
+import type { CatalogColumn, CatalogKeys, SqlDialectSpec } from '../dialects/dialect.js';
 import { ftsTable, usesFts, wordsColumn, wordsColumnType } from './search-sql.js';
 import { tenantWordsDrift, usesTenantWords } from './search-tenant-words.js';
 import { wordsTableDrift } from './search-words-table.js';
@@ -12,11 +12,12 @@ type Db = Kysely<any>;
 /**
  * What an existing table lacks of its search: the words columns (of their type) and their index
  * (PostgreSQL: a GIN index on each, or under tenancy the words by tenant; SQLite: the FTS5 table
- * and its three triggers; MySQL/MariaDB: the words table).
+ * and its three triggers; MySQL/MariaDB: the words table). `found`: the table's columns and keys
+ * as the drift check has already read them from the catalog.
  *
  * @example
  * ```ts
- * await searchDrift(db, schema, 'issues', postgres); // ['no column "title__words" (tsvector) for the search of title']
+ * await searchDrift(db, schema, 'issues', postgres, { columns, keys }); // ['no column "title__words" (tsvector) for the search of title']
  * ```
  */
 export async function searchDrift(
@@ -24,11 +25,12 @@ export async function searchDrift(
   schema: CollectionSchema,
   table: string,
   dialect: SqlDialectSpec,
+  found: { readonly columns: readonly CatalogColumn[]; readonly keys: CatalogKeys },
 ): Promise<string[]> {
   const fields = schema.search ?? [];
   if (fields.length === 0) return [];
   const drift: string[] = [];
-  const columns = new Map((await dialect.describeColumns(db, table)).map((column) => [column.name, column]));
+  const columns = new Map(found.columns.map((column) => [column.name, column]));
   const family = dialect.name === 'postgres' ? /^tsvector$/ : dialect.typeFamilies.string;
   for (const field of fields) {
     const column = columns.get(wordsColumn(field));
@@ -36,11 +38,10 @@ export async function searchDrift(
       drift.push(`no column "${wordsColumn(field)}" (${wordsColumnType(dialect)}) for the search of ${field}`);
     }
   }
-  if (usesTenantWords(schema, dialect)) drift.push(...(await tenantWordsDrift(db, schema, table, dialect)));
+  if (usesTenantWords(schema, dialect)) drift.push(...tenantWordsDrift(schema, table, dialect, found));
   else if (dialect.name === 'postgres') {
-    const { indexes } = await dialect.describeKeys(db, table);
     for (const column of fields.map(wordsColumn)) {
-      if (!indexes.some((index) => index.columns[0]?.column === column)) {
+      if (!found.keys.indexes.some((index) => index.columns[0]?.column === column)) {
         drift.push(`no GIN index on "${column}" (the store names it "${constraintName(table, [column], 'idx')}")`);
       }
     }

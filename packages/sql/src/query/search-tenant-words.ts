@@ -1,7 +1,7 @@
 import type { CollectionSchema, Scalar } from '@resourcery/core/store';
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { constraintName } from '../ddl/names.js';
-import type { SqlDialectSpec } from '../dialects/dialect.js';
+import type { CatalogColumn, CatalogKeys, SqlDialectSpec } from '../dialects/dialect.js';
 
 // PostgreSQL, a searchable resource under tenancy: every search names one tenant, but a GIN index
 // of the words column holds the words of every tenant, so a short prefix (`q=aed`) gathers the
@@ -85,22 +85,22 @@ export function tenantWordsDdl(
 }
 
 /**
- * What an existing table lacks of the words by tenant: the generated columns and their GIN indexes.
+ * What an existing table lacks of the words by tenant: the generated columns and their GIN
+ * indexes, among the table's columns and keys as the catalog describes them (`found`).
  *
  * @example
  * ```ts
- * await tenantWordsDrift(db, schema, 'issues', postgres); // ['no column "title__tenant_words" …']
+ * tenantWordsDrift(schema, 'issues', postgres, { columns, keys }); // ['no column "title__tenant_words" …']
  * ```
  */
-export async function tenantWordsDrift(
-  // biome-ignore lint/suspicious/noExplicitAny: any database
-  db: Kysely<any>,
+export function tenantWordsDrift(
   schema: CollectionSchema,
   table: string,
   dialect: SqlDialectSpec,
-): Promise<string[]> {
-  const columns = new Map((await dialect.describeColumns(db, table)).map((column) => [column.name, column.type]));
-  const { indexes } = await dialect.describeKeys(db, table);
+  found: { readonly columns: readonly CatalogColumn[]; readonly keys: CatalogKeys },
+): string[] {
+  const columns = new Map(found.columns.map((column) => [column.name, column.type]));
+  const { indexes } = found.keys;
   const { columns: definitions, statements } = tenantWordsDdl(schema, table, dialect);
   return (schema.search ?? []).flatMap((field, at) => {
     const column = tenantWordsColumn(field);
