@@ -79,19 +79,16 @@ export class FilterSql {
 
   /** The conditions ANDed, and `id = ?` first when an id is given. */
   matches(eb: Eb, where: readonly Condition[], id?: Id): Bool {
-    // The one tenant the conditions keep, for a search's index by tenant (search-tenant-words.ts).
-    const tenant = where.find(
-      (condition) => condition.field === this.schema.tenant && !condition.op && !condition.related,
-    )?.values;
-    const one = tenant?.length === 1 && tenant[0] !== null ? tenant[0] : undefined;
-    const parts = where.map((condition) => this.#condition(eb, condition, one));
+    const parts = where.map((condition) => this.#condition(eb, condition, where));
     if (id !== undefined) parts.unshift(eb('id', '=', id));
     if (parts.length === 0) return EVERYTHING;
     return parts.length === 1 ? (parts[0] as Bool) : eb.and(parts);
   }
 
-  #condition(eb: Eb, condition: Condition, tenant: Scalar | undefined): Bool {
-    if (condition.search) return searchMatches(eb, this.schema, this.table, condition.search, this.dialect, tenant);
+  /** One condition; `where`, all of them: a search reads the one tenant they keep (search-tenant-words.ts). */
+  #condition(eb: Eb, condition: Condition, where: readonly Condition[]): Bool {
+    const { search } = condition;
+    if (search) return searchMatches(eb, this.schema, this.table, search, this.dialect, this.#oneTenant(where));
     const column = this.column(condition.field);
     const { related, op, values } = condition;
     if (related) {
@@ -108,6 +105,12 @@ export class FilterSql {
       );
     }
     return op === undefined ? this.#in(eb, column, values) : this.#operator(eb, column, op, values[0] ?? null);
+  }
+
+  /** The one tenant `where` keeps (`tenant = v`), if any. */
+  #oneTenant(where: readonly Condition[]): Scalar | undefined {
+    const tenant = where.find((c) => c.field === this.schema.tenant && !c.op && !c.related)?.values;
+    return tenant?.length === 1 && tenant[0] !== null ? tenant[0] : undefined;
   }
 
   /** `column IN (values)`, with `null` among the values meaning `column IS NULL`. */
