@@ -2,6 +2,8 @@ import type { CollectionSchema, Scalar } from '@resourcery/core/store';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { constraintName } from '../ddl/names.js';
 import type { CatalogColumn, CatalogKeys, SqlDialectSpec } from '../dialects/dialect.js';
+// search-sql.ts reads this module too; each only calls the other's functions, never at load.
+import { wordsColumn } from './search-sql.js';
 
 // PostgreSQL, a searchable resource under tenancy: every search names one tenant, but a GIN index
 // of the words column holds the words of every tenant, so a short prefix (`q=aed`) gathers the
@@ -71,7 +73,7 @@ export function tenantWordsDdl(
   const q = (name: string) => dialect.quote(name);
   const fields = schema.search ?? [];
   const words = (field: string) =>
-    `${TENANT_WORDS_FUNCTION}(${q(schema.tenant as string)}::text, ${q(`${field}__words`)})`;
+    `${TENANT_WORDS_FUNCTION}(${q(schema.tenant as string)}::text, ${q(wordsColumn(field))})`;
   return {
     before: [CREATE_FUNCTION],
     columns: fields.map(
