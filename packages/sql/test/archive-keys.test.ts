@@ -6,8 +6,7 @@ import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import { createTableSql, sqlStore } from '@resourcery/sql';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { capturingDb } from './helpers/capturing-db.js';
-import { droppingTables } from './helpers/databases.js';
+import { onCapturingStore } from './helpers/capturing-db.js';
 
 const projects: CollectionSchema = {
   name: 'projects',
@@ -58,11 +57,8 @@ describe('the index of a foreign key in a resource that archives', () => {
     }
   });
 
-  it('SQLite: a project’s page and count read that index alone; a table made before it starts as it is', async () => {
-    const { db, captured } = capturingDb('sqlite');
-    const prefix = 'ak_';
-    const store = droppingTables(sqlStore(db, { tablePrefix: prefix }), prefix);
-    try {
+  it('SQLite: a project’s page and count read that index alone; a table made before it starts as it is', () =>
+    onCapturingStore('sqlite', async ({ db, captured, store, tables: prefix }) => {
       await store.init([projects, issues]);
       await db
         .insertInto(`${prefix}projects`)
@@ -139,9 +135,5 @@ describe('the index of a foreign key in a resource that archives', () => {
       );
       await before.init([projects, issues]);
       expect((await before.collection(issues).list(query)).total).toBe(expected.length);
-    } finally {
-      await store.close();
-      await db.destroy();
-    }
-  });
+    }));
 });

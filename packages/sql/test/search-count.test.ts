@@ -3,23 +3,19 @@
 // again for the count (docs/performance.md, "The tracker at 1M issues", third round).
 
 import { searchWords } from '@resourcery/core/store';
-import { sqlStore } from '@resourcery/sql';
 import { searchSchema } from '@resourcery/testing/suites';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { capturingDb } from './helpers/capturing-db.js';
-import { droppingTables, serverAvailable } from './helpers/databases.js';
+import { onCapturingStore } from './helpers/capturing-db.js';
+import { serverAvailable } from './helpers/databases.js';
 
 const ROWS = 2000;
 
 describe('a search page and its count on PostgreSQL', () => {
   if (!serverAvailable('postgres')) return;
 
-  it('look the words up once, and count every match', async () => {
-    const { db, captured } = capturingDb('postgres');
-    const prefix = `sc${Math.random().toString(36).slice(2, 8)}_`;
-    const store = droppingTables(sqlStore(db, { tablePrefix: prefix }), prefix);
-    try {
+  it('look the words up once, and count every match', () =>
+    onCapturingStore('postgres', async ({ db, captured, store, tables: prefix }) => {
       const schema = searchSchema('notes');
       const notes = store.collection(schema);
       await store.init([schema]);
@@ -60,9 +56,5 @@ describe('a search page and its count on PostgreSQL', () => {
       const [explained] = (rows[0]?.['QUERY PLAN'] ?? []) as { Plan: Record<string, unknown> }[];
       visit(explained?.Plan ?? {});
       expect(reads, JSON.stringify(explained?.Plan)).toBe(1);
-    } finally {
-      await store.close();
-      await db.destroy().catch(() => {});
-    }
-  });
+    }));
 });

@@ -3,11 +3,11 @@
 // by the drift check; the tenant's value written as PostgreSQL writes it (`"orgId"::text`)
 // whatever its type and form.
 import { type CollectionSchema, type ListQuery, searchWords } from '@resourcery/core/store';
-import { type SqlStoreProvider, schemaSql, sqlStore } from '@resourcery/sql';
+import { schemaSql, sqlStore } from '@resourcery/sql';
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { capturingDb } from './helpers/capturing-db.js';
-import { droppingTables, serverAvailable } from './helpers/databases.js';
+import { onCapturingStore } from './helpers/capturing-db.js';
+import { serverAvailable } from './helpers/databases.js';
 
 /** Notes of a tenant of type `type`, searched by title. */
 const notes = (name: string, type: 'integer' | 'string' | 'uuid'): CollectionSchema => ({
@@ -34,23 +34,6 @@ const searchIn = (team: unknown, q: string): ListQuery => ({
   count: true,
 });
 
-const prefix = () => `stw${Math.random().toString(36).slice(2, 8)}_`;
-
-/** Runs `test` on a store of PostgreSQL's test database, on tables of its own, dropped after. */
-async function onPostgres(
-  test: (found: ReturnType<typeof capturingDb> & { store: SqlStoreProvider; tables: string }) => Promise<void>,
-) {
-  const { db, captured } = capturingDb('postgres');
-  const tables = prefix();
-  const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
-  try {
-    await test({ db, captured, store, tables });
-  } finally {
-    await store.close();
-    await db.destroy().catch(() => {});
-  }
-}
-
 describe('the DDL of a search under tenancy', () => {
   it('PostgreSQL keeps and indexes the words after their tenant; SQLite and MariaDB as before', () => {
     const script = schemaSql([notes('notes', 'integer')], 'postgres');
@@ -71,7 +54,7 @@ describe('the DDL of a search under tenancy', () => {
 
 describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one tenant', () => {
   it('reads the words by tenant, and finds what the words column holds', () =>
-    onPostgres(async ({ db, captured, store, tables }) => {
+    onCapturingStore('postgres', async ({ db, captured, store, tables }) => {
       const schema = notes('notes', 'integer');
       const list = store.collection(schema);
       await store.init([schema]);
@@ -104,7 +87,7 @@ describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one ten
     }));
 
   it('writes a uuid tenant as PostgreSQL does (lowercase, hyphens), and a string tenant as it is', () =>
-    onPostgres(async ({ store }) => {
+    onCapturingStore('postgres', async ({ store }) => {
       const byUuid = notes('by_uuid', 'uuid');
       const byName = notes('by_name', 'string');
       await store.init([byUuid, byName]);
@@ -119,7 +102,7 @@ describe.runIf(serverAvailable('postgres'))('PostgreSQL: a search within one ten
     }));
 
   it('a table made before, with the words column’s own index only, is drift naming the column to add', () =>
-    onPostgres(async ({ db, store, tables }) => {
+    onCapturingStore('postgres', async ({ db, store, tables }) => {
       const schema = notes('notes', 'integer');
       await store.init([schema]);
       const table = `${tables}notes`;

@@ -1,8 +1,9 @@
+import { type SqlStoreProvider, sqlStore } from '@resourcery/sql';
 import Database from 'better-sqlite3';
 import { type CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
-import { SERVERS } from './databases.js';
+import { droppingTables, SERVERS } from './databases.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Db = Kysely<any>;
@@ -27,4 +28,28 @@ export function capturingDb(database: 'sqlite' | 'postgres' | 'mariadb'): { db: 
         : new MysqlDialect({ pool: createPool({ uri: SERVERS.mariadb.url, connectionLimit: 1, dateStrings: true }) });
   const db = new Kysely({ dialect, log: (event) => void (event.level === 'query' && captured.push(event.query)) });
   return { db, captured };
+}
+
+/**
+ * Runs `test` on a SQL store over a {@link capturingDb} of `database`, on tables of its own (a
+ * random prefix, `tables`), dropped and closed after.
+ *
+ * @example
+ * ```ts
+ * await onCapturingStore('postgres', async ({ db, captured, store, tables }) => { await store.init([schema]); });
+ * ```
+ */
+export async function onCapturingStore(
+  database: 'sqlite' | 'postgres' | 'mariadb',
+  test: (found: { db: Db; captured: CompiledQuery[]; store: SqlStoreProvider; tables: string }) => Promise<void>,
+): Promise<void> {
+  const { db, captured } = capturingDb(database);
+  const tables = `t${Math.random().toString(36).slice(2, 8)}_`;
+  const store = droppingTables(sqlStore(db, { tablePrefix: tables }), tables);
+  try {
+    await test({ db, captured, store, tables });
+  } finally {
+    await store.close();
+    await db.destroy().catch(() => {});
+  }
 }
