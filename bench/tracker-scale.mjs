@@ -33,7 +33,8 @@ const HELP = `Usage: node bench/tracker-scale.mjs [options]
   --pg-url URL     server to use (default $PG_URL or postgres://postgres@127.0.0.1:5432/test); the
                    benchmark keeps its own database, resourcery_bench, on it
   --sqlite FILE    SQLite file (default <tmpdir>/resourcery-tracker-bench.sqlite, kept for reruns)
-  --reload         drop and reload the data
+  --reload         drop and reload the data (also when the store's tables changed since they were
+                   loaded: the store refuses them at start, its message giving the migration)
   --source         the library from its sources (esbuild) rather than the built dist/
   --plans          print each scenario's statements and their plans
   --scenarios TEXT only the scenarios whose name contains TEXT (several: comma-separated)
@@ -267,6 +268,8 @@ async function loadPostgres() {
       const arrays = columns.map(() => []);
       const issueIds = [];
       const labelIds = [];
+      const labelOrgs = [];
+      const labelArchives = [];
       for (let i = from; i < to; i++) {
         const row = issue(i);
         const values = {
@@ -277,8 +280,11 @@ async function loadPostgres() {
         };
         for (const [n, [c]] of columns.entries()) arrays[n].push(values[c]);
         for (const label of labelsOf(i)) {
+          // Each join row with its issue's tenant and archive, as the store keeps them (ddl/join-copies.ts).
           issueIds.push(i + 1);
           labelIds.push(label);
+          labelOrgs.push(row.orgId);
+          labelArchives.push(row.archivedAt);
         }
       }
       await pool.query(
@@ -286,8 +292,8 @@ async function loadPostgres() {
         arrays,
       );
       await pool.query(
-        `insert into ${PREFIX}issue_labels ("issueId", "labelId") select * from unnest($1::int[], $2::int[])`,
-        [issueIds, labelIds],
+        `insert into ${PREFIX}issue_labels ("issueId", "labelId", "orgId", "archivedAt") select * from unnest($1::int[], $2::int[], $3::int[], $4::timestamptz[])`,
+        [issueIds, labelIds, labelOrgs, labelArchives],
       );
     });
     await sql.raw('vacuum analyze').execute(db);
@@ -323,7 +329,9 @@ async function loadSqlite() {
     const issueInsert = file.prepare(
       `insert into ${PREFIX}issues ("orgId", "projectId", "title", "title__words", "body", "body__words", "status", "priority", "assigneeId", "dueDate", "estimate", "archivedAt", "createdAt", "updatedAt") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const labelInsert = file.prepare(`insert into ${PREFIX}issue_labels ("issueId", "labelId") values (?, ?)`);
+    const labelInsert = file.prepare(
+      `insert into ${PREFIX}issue_labels ("issueId", "labelId", "orgId", "archivedAt") values (?, ?, ?, ?)`,
+    );
     const batch = file.transaction((from, to) => {
       for (let i = from; i < to; i++) {
         const row = issue(i);
@@ -343,7 +351,8 @@ async function loadSqlite() {
           sqliteTime(row.createdAt),
           sqliteTime(row.updatedAt),
         );
-        for (const label of labelsOf(i)) labelInsert.run(i + 1, label);
+        for (const label of labelsOf(i))
+          labelInsert.run(i + 1, label, row.orgId, row.archivedAt && sqliteTime(row.archivedAt));
       }
     });
     await loadInBatches('SQLite issues', ISSUES, BATCH, async (from, to) => batch(from, to));

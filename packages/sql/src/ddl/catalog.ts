@@ -1,4 +1,5 @@
 import type { CollectionSchema, ForeignKey } from '@resourcery/core/store';
+import { storedSchemas } from './join-copies.js';
 import { checkName, foreignKeyName, uniqueName } from './names.js';
 
 // The order of creation is the core's, so that the SQL stores and `createApi` refuse the same cycles.
@@ -33,7 +34,10 @@ export interface NamedConstraint {
  * ```
  */
 export class StoreCatalog {
-  readonly #schemas = new Map<string, CollectionSchema>();
+  /** Each collection's schema as it was given. */
+  readonly #declared = new Map<string, CollectionSchema>();
+  /** Each collection's schema as the store keeps it: a join collection with its owner's copies (join-copies.ts). */
+  #schemas = new Map<string, CollectionSchema>();
   readonly #constraints = new Map<string, NamedConstraint>();
   #references = new Map<string, Reference[]>();
   /** Changes whenever a schema is added, so that plans built from the catalog know they are stale. */
@@ -48,8 +52,9 @@ export class StoreCatalog {
 
   /** Learns (or relearns) a collection's schema. */
   add(schema: CollectionSchema): this {
-    if (this.#schemas.get(schema.name) === schema) return this;
-    this.#schemas.set(schema.name, schema);
+    if (this.#declared.get(schema.name) === schema) return this;
+    this.#declared.set(schema.name, schema);
+    this.#schemas = new Map(storedSchemas([...this.#declared.values()]).map((stored) => [stored.name, stored]));
     const table = this.table(schema.name);
     for (const set of schema.unique ?? []) {
       const field = set[set.length - 1];
@@ -76,7 +81,10 @@ export class StoreCatalog {
     return this;
   }
 
-  /** The schema of a known collection (relation filters read the columns of another collection). */
+  /**
+   * The schema of a known collection as the store keeps its table (relation filters read the
+   * columns of another collection; a join collection has its owner's copies, join-copies.ts).
+   */
   schema(collection: string): CollectionSchema | undefined {
     return this.#schemas.get(collection);
   }

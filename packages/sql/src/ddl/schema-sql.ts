@@ -10,6 +10,7 @@ import { dialectNamed, type SqlDialect, type SqlDialectSpec } from '../dialects/
 import { searchDdl } from '../query/search-sql.js';
 import { referencedFirst } from './catalog.js';
 import { tableChecks } from './check-constraints.js';
+import { storedSchemas } from './join-copies.js';
 import { tableKeys } from './table-keys.js';
 
 /** Options of {@link createTableSql} and {@link schemaSql}. */
@@ -121,7 +122,7 @@ export function schemaSql(
   dialect: SqlDialect,
   options: SchemaSqlOptions = {},
 ): string {
-  return referencedFirst(schemas)
+  return referencedFirst(storedSchemas(schemas))
     .flatMap((schema) => createTableSql(schema, dialect, options).map((sql) => `${sql};\n`))
     .join('\n');
 }

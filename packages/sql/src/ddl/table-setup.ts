@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
 import { searchDrift } from '../query/search-drift.js';
 import { checksDrift } from './check-constraints.js';
+import { copiesMigration, type StoredJoin } from './join-copies.js';
 import { createTableSql } from './schema-sql.js';
 import { keysDrift, tableDrift } from './table-drift.js';
 
@@ -57,6 +58,14 @@ export async function ensureTable(
     columns = await dialect.describeColumns(db, table);
   }
   const { missing, different } = tableDrift(schema, columns, dialect);
+  const { copies } = schema as StoredJoin;
+  if (copies && missing.every((field) => copies.fields.includes(field)) && missing.length > 0) {
+    throw new Error(
+      `Table "${table}" has no column for ${missing.join(', ')}: the store keeps on each join row a copy of the ` +
+        `${copies.fields.join(' and ')} of its ${copies.owner} record (docs/many-to-many.md, "The join table"), and never ` +
+        `alters an existing table. Add them with a migration: ${copiesMigration(schema, dialect, options.tablePrefix).join('; ')}`,
+    );
+  }
   if (missing.length > 0) {
     throw new Error(
       `Table "${table}" has no column for ${missing.join(', ')}; the store never alters an existing table, so add ` +

@@ -3,13 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CollectionSchema } from '@resourcery/core/store';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { withChangeTables } from '../changes/tables.js';
-import { referencedFirst } from '../ddl/catalog.js';
 import { createTableSql } from '../ddl/schema-sql.js';
 import { DIALECTS } from '../dialects/index.js';
 import { openDatabase, redactUrl } from '../store/open-database.js';
 import { configFile, folderMigrations, loadModule } from './cli-load.js';
-import { migrationStatus, runMigrations } from './migrations.js';
+import { declaredTables, migrationStatus, runMigrations } from './migrations.js';
 
 interface Config {
   readonly url?: string;
@@ -55,8 +53,7 @@ function provider(config: Config): MigrationProvider {
 
 function schemasOf(config: Config): CollectionSchema[] {
   if (!config.schemas?.length) throw new Error('The config lists no `schemas`');
-  // The change log's tables too, when a schema is live.
-  return referencedFirst(withChangeTables(config.schemas));
+  return declaredTables(config.schemas);
 }
 
 /** The frozen migration: the statements of every dialect, as text. */

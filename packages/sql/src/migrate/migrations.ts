@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import { withChangeTables } from '../changes/tables.js';
 import { referencedFirst } from '../ddl/catalog.js';
+import { storedSchemas } from '../ddl/join-copies.js';
 import { createTableSql } from '../ddl/schema-sql.js';
 import { detectDialect, dialectNamed, type SqlDialect } from '../dialects/index.js';
 
@@ -38,6 +39,19 @@ export interface MigrationOptions {
   readonly dialect?: SqlDialect;
 }
 
+/**
+ * The tables of the declarations, referenced tables first, as `sqlStore` keeps them: the change
+ * log's when a schema is live, each join table with its owner's copies (ddl/join-copies.ts).
+ *
+ * @example
+ * ```ts
+ * declaredTables(resourceSchemas([issues, labels])).map((schema) => schema.name); // ['labels', 'issues', 'issue_labels']
+ * ```
+ */
+export function declaredTables(schemas: readonly CollectionSchema[]): CollectionSchema[] {
+  return referencedFirst(storedSchemas(withChangeTables(schemas)));
+}
+
 async function dialectOf(db: Db, name: SqlDialect | undefined) {
   const detected = name ? dialectNamed(name) : detectDialect(db);
   if (!detected) throw new TypeError('Cannot tell the dialect of this Kysely instance: set the `dialect` option');
@@ -55,8 +69,7 @@ async function dialectOf(db: Db, name: SqlDialect | undefined) {
  * ```
  */
 export function createTablesMigration(schemas: readonly CollectionSchema[], options: MigrationOptions = {}): Migration {
-  // The change log's tables too, when a schema is live (as `init` makes them).
-  const ordered = referencedFirst(withChangeTables(schemas));
+  const ordered = declaredTables(schemas);
   return {
     async up(db) {
       const dialect = await dialectOf(db, options.dialect);

@@ -59,8 +59,8 @@ export class FilterSql {
     readonly table: string,
     readonly codec: RowCodec,
     readonly dialect: SqlDialectSpec,
-    /** The filters of another collection of the store, by its name (relation filters). */
-    private readonly collection: (name: string) => FilterSql | undefined,
+    /** The filters of another collection of the store, by its name, in the schema the store keeps (relation filters). */
+    readonly collection: (name: string) => FilterSql | undefined,
   ) {
     this.#fields = new Set(codec.columns);
     this.#nullable = new Set(schema.attributes.filter((a) => a.nullable).map((a) => a.name));

@@ -7,13 +7,16 @@ import {
   type StoredValue,
 } from '@resourcery/core/store';
 import { type AliasedRawBuilder, sql } from 'kysely';
+import type { StoreCatalog } from '../ddl/catalog.js';
+import type { StoredJoin } from '../ddl/join-copies.js';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
 import { oneOff } from '../execute/statement-cache.js';
 import type { Db } from '../store/collection-plan.js';
 
 // The sets of ids a collection's records hold through join tables (many-to-many relations,
 // `labelIds`): read in the record's own statement as a correlated aggregate (one statement per
-// page, whatever its size), written with the record in one transaction.
+// page, whatever its size), written with the record in one transaction, each join row with its
+// record's copied fields (ddl/join-copies.ts).
 
 /** Ascending, as every store answers them. */
 function ascending(a: Id, b: Id): number {
@@ -40,7 +43,7 @@ function idsOfText(raw: unknown): Id[] {
  *
  * @example
  * ```ts
- * const sets = new IdSets(schema, postgres, (name) => `api_${name}`);
+ * const sets = new IdSets(schema, postgres, new StoreCatalog('api_'));
  * db.selectFrom('api_issues').select(['id', 'title']).select(sets.selections('api_issues'));
  * ```
  */
@@ -48,14 +51,27 @@ export class IdSets {
   readonly sets: readonly IdSet[];
   readonly fields: ReadonlySet<string>;
 
+  readonly #table: string;
+
   constructor(
     schema: CollectionSchema,
     readonly dialect: SqlDialectSpec,
-    /** The table of a collection of the store, by its name (with the store's prefix). */
-    readonly tableOf: (name: string) => string,
+    /** The store's tables and the schemas it keeps them in (a join's copies: ddl/join-copies.ts). */
+    readonly catalog: Pick<StoreCatalog, 'table' | 'schema'>,
   ) {
     this.sets = schema.sets ?? [];
     this.fields = new Set(this.sets.map((set) => set.field));
+    this.#table = catalog.table(schema.name);
+  }
+
+  /** The table of a collection of the store, by its name (with the store's prefix). */
+  tableOf(name: string): string {
+    return this.catalog.table(name);
+  }
+
+  /** The fields of the records that the join table of `set` copies onto its rows (`orgId`, `archivedAt`). */
+  copies(set: IdSet): readonly string[] {
+    return (this.catalog.schema(set.through) as StoredJoin | undefined)?.copies?.fields ?? [];
   }
 
   /** The sets a list reads: every one, or those among `select`. */
@@ -122,12 +138,36 @@ export class IdSets {
   }
 
   /**
+   * After a write of a record's row, its join rows' copies of the fields it changed (an archive,
+   * a restore), on the write's transaction: one UPDATE per set that copies one of `columns`.
+   */
+  async copy(db: Db, id: Id, columns: Readonly<Record<string, unknown>>): Promise<void> {
+    for (const set of this.sets) {
+      const changed = this.copies(set).filter((field) => field in columns);
+      if (changed.length === 0) continue;
+      const values = Object.fromEntries(changed.map((field) => [field, columns[field]]));
+      await db.updateTable(this.tableOf(set.through)).set(values).where(set.key, '=', id).execute();
+    }
+  }
+
+  /**
    * Adds the join rows of one set for records that have none yet (each record's id with its
-   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement).
+   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement);
+   * the fields each row copies from its record are read from the record's row, already written.
    */
   async add(db: Db, set: IdSet, records: readonly (readonly [Id, readonly Id[]])[]): Promise<void> {
-    const rows = records.flatMap(([id, ids]) => ids.map((other) => ({ [set.key]: id, [set.value]: other })));
-    const most = Math.floor(this.dialect.maxParameters / 2);
+    const copies = this.copies(set);
+    const copied = (id: Id) =>
+      Object.fromEntries(
+        copies.map((field) => [
+          field,
+          sql`(select ${sql.ref(field)} from ${sql.table(this.#table)} where ${sql.ref('id')} = ${id})`,
+        ]),
+      );
+    const rows = records.flatMap(([id, ids]) =>
+      ids.map((other) => ({ [set.key]: id, [set.value]: other, ...copied(id) })),
+    );
+    const most = Math.floor(this.dialect.maxParameters / (2 + copies.length));
     try {
       for (let start = 0; start < rows.length; start += most) {
         const insert = db.insertInto(this.tableOf(set.through)).values(rows.slice(start, start + most));

@@ -1,6 +1,7 @@
 import { ESTIMATE_ABOVE, type ListQuery, type ListResult } from '@resourcery/core/store';
 import { sql } from 'kysely';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
+import { joinCount } from './join-count.js';
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
@@ -16,13 +17,14 @@ export function estimateCap(plan: CollectionPlan, query: ListQuery): number | un
 }
 
 /**
- * How many records the query matches: `count(*)` over all of them, or, when it may be estimated,
+ * How many records the query matches: `count(*)` over all of them (from a join table alone when
+ * {@link joinCount} can), or, when it may be estimated,
  * over at most one more than the cap (`SELECT count(*) FROM (SELECT 1 … LIMIT cap + 1)`), so
  * that a huge match costs no more than the cap's worth of rows.
  */
 function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
   const cap = estimateCap(plan, query);
-  if (cap === undefined) return plan.countSelect(db, query);
+  if (cap === undefined) return joinCount(plan, db, query) ?? plan.countSelect(db, query);
   const matching = plan.filtered(db.selectFrom(plan.table).select(sql`1`.as('one')), query.where);
   return db.selectFrom(matching.limit(cap + 1).as('capped')).select((eb) => eb.fn.countAll().as('total'));
 }

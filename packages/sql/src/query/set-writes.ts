@@ -72,6 +72,7 @@ export async function updateWithSets(
       .executeTakeFirstOrThrow();
     if (result.numUpdatedRows === 0n) return undefined;
     await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
+    await plan.idSets.copy(tx, id, columns);
   } else if (!(await read(tx, id, where))) return undefined;
   for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids);
   return read(tx, id, []);

@@ -79,7 +79,7 @@ export class CollectionPlan {
     this.server = serverValues(schema);
     this.filters = new FilterSql(schema, this.table, this.codec, dialect, (name) => this.#filtersOf(name));
     this.#uuidIds = schema.attributes[0]?.type === 'uuid';
-    this.idSets = new IdSets(schema, dialect, (name) => catalog.table(name));
+    this.idSets = new IdSets(schema, dialect, catalog);
   }
 
   /** Whether `id` can be an id of this collection (else nothing is looked up: a uuid column refuses other text). */

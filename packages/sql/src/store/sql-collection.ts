@@ -154,6 +154,7 @@ export class SqlCollection implements Collection {
           const result = await update(tx, shape.values).executeTakeFirstOrThrow();
           if (result.numUpdatedRows === 0n) return undefined;
           await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
+          await plan.idSets.copy(tx, id, columns);
           return this.#selectOne(tx, id, []);
         });
       },

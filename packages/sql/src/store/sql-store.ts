@@ -228,7 +228,8 @@ export function sqlStore(target: string | Kysely<any>, options: SqlStoreOptions 
         await checkServer();
         for (const schema of schemas) catalog.add(schema);
         for (const schema of referencedFirst(schemas)) {
-          await ensureTable(db, schema, dialect, { tablePrefix, create: options.createTables !== false });
+          const stored = catalog.schema(schema.name) ?? schema;
+          await ensureTable(db, stored, dialect, { tablePrefix, create: options.createTables !== false });
         }
         if (schemas.some((schema) => schema.live)) await log.prepare();
       } catch (error) {

@@ -1,0 +1,48 @@
+import type { Condition, IdSet, ListQuery } from '@resourcery/core/store';
+import { sql } from 'kysely';
+import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
+
+// The count of a list filtered through one of its own join tables (`filter[labels.name]=bug`)
+// whose other conditions are on fields the join table copies (the tenant, the archive:
+// ddl/join-copies.ts), read from the join table alone: `count(distinct issueId)` of the join rows
+// of the tenant, not archived, whose label matches, a range of its `(labelId, orgId, archivedAt,
+// issueId)` index, instead of one lookup of each join row's record (docs/performance.md, "The
+// tracker at 1M issues", sixth round).
+
+/** The query's one condition through a join table of the collection's own sets, with its set. */
+function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Condition, IdSet] | undefined {
+  const through = where.filter((condition) => condition.related?.key !== undefined);
+  const [condition] = through;
+  if (through.length !== 1 || !condition?.related || condition.field !== 'id' || condition.op) return undefined;
+  const { collection, key } = condition.related;
+  const set = plan.idSets.sets.find((one) => one.through === collection && one.key === key);
+  return set && [condition, set];
+}
+
+/**
+ * The exact count of `query` from its join table alone, when its conditions are one through a
+ * join table of the collection's sets and others on the fields that join table copies; else
+ * `undefined` (the usual count).
+ *
+ * @example
+ * ```ts
+ * joinCount(plan, db, { ...query, where: [tenant, unarchived, { field: 'id', values: [], related: { collection: 'issue_labels', key: 'issueId', where } }] });
+ * // select count(distinct "issueId") as "total" from "issue_labels" where "orgId" = $1 and "archivedAt" is null and "labelId" in (…)
+ * ```
+ */
+export function joinCount(plan: CollectionPlan, db: Db, query: ListQuery): Select | undefined {
+  if (query.perGroup) return undefined;
+  const found = throughOwnSet(plan, query.where);
+  if (!found) return undefined;
+  const [through, set] = found;
+  const copies = plan.idSets.copies(set);
+  const rest = query.where.filter((condition) => condition !== through);
+  const copied = (condition: Condition) => !condition.related && !condition.search && copies.includes(condition.field);
+  const join = plan.filters.collection(set.through);
+  if (!join || copies.length === 0 || !rest.every(copied)) return undefined;
+  const where = [...rest, ...(through.related?.where ?? [])];
+  return db
+    .selectFrom(join.table)
+    .select(sql<number>`count(distinct ${sql.ref(set.key)})`.as('total'))
+    .where((eb) => join.matches(eb, where));
+}

@@ -1,0 +1,202 @@
+// The copies a join table keeps of its owner's tenant and archive (ddl/join-copies.ts): written
+// with the join rows by every write that makes them (create, createMany, an update of the set),
+// kept right by every write that changes them (an archive, a restore, with or without the set),
+// and read by the count of a relation filter through the join table, which reads the join table
+// alone; a join table made before them is refused at start with the statements that migrate it.
+
+import { readFileSync } from 'node:fs';
+import type { CollectionSchema, Condition, Id, ListQuery, StoredValue } from '@resourcery/core/store';
+import { createTableSql, schemaSql } from '@resourcery/sql';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { copiesMigration, withCopies } from '../src/ddl/join-copies.js';
+import { dialectNamed } from '../src/dialects/index.js';
+import { onCapturingStore } from './helpers/capturing-db.js';
+import { serverAvailable } from './helpers/databases.js';
+
+const labels: CollectionSchema = {
+  name: 'labels',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'orgId', type: 'integer', nullable: false },
+    { name: 'name', type: 'string', nullable: false, maxLength: 50 },
+  ],
+  indexed: ['orgId', 'name'],
+  tenant: 'orgId',
+};
+
+/** Issues under tenancy that archive, with their labels, as `resourceSchemas` gives them. */
+const issues: CollectionSchema = {
+  name: 'issues',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'orgId', type: 'integer', nullable: false },
+    { name: 'title', type: 'string', nullable: false, maxLength: 100 },
+    { name: 'archivedAt', type: 'date-time', nullable: true },
+  ],
+  indexed: ['orgId', 'archivedAt'],
+  sets: [{ field: 'labelIds', through: 'issue_labels', key: 'issueId', value: 'labelId' }],
+  tenant: 'orgId',
+  archive: 'archivedAt',
+};
+
+const issueLabels: CollectionSchema = {
+  name: 'issue_labels',
+  attributes: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'issueId', type: 'integer', nullable: false },
+    { name: 'labelId', type: 'integer', nullable: false },
+  ],
+  indexed: [],
+  unique: [['issueId', 'labelId']],
+  indexes: [
+    [
+      { field: 'labelId', direction: 'asc' },
+      { field: 'issueId', direction: 'asc' },
+    ],
+  ],
+  references: [
+    { field: 'issueId', collection: 'issues', onDelete: 'cascade' },
+    { field: 'labelId', collection: 'labels', onDelete: 'cascade' },
+  ],
+};
+const schemas = [labels, issues, issueLabels];
+
+/** The issues of `org` that are not archived and have the label named `name`, counted. */
+const labelled = (org: number, name: string, archived = false): ListQuery => {
+  const where: Condition[] = [
+    { field: 'orgId', values: [org] },
+    { field: 'archivedAt', values: [!archived], op: 'null' },
+    {
+      field: 'id',
+      values: [],
+      related: {
+        collection: 'issue_labels',
+        key: 'issueId',
+        where: [
+          {
+            field: 'labelId',
+            values: [],
+            related: { collection: 'labels', where: [{ field: 'name', values: [name] }] },
+          },
+        ],
+      },
+    },
+  ];
+  return { where, order: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0, count: true };
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
+async function mismatches(db: Kysely<any>, tables: string): Promise<unknown[]> {
+  const { rows } = await sql`select j.${sql.ref('issueId')} from ${sql.table(`${tables}issue_labels`)} j
+    join ${sql.table(`${tables}issues`)} i on i.id = j.${sql.ref('issueId')}
+    where j.${sql.ref('orgId')} is null or j.${sql.ref('orgId')} <> i.${sql.ref('orgId')}
+       or (j.${sql.ref('archivedAt')} is null) <> (i.${sql.ref('archivedAt')} is null)
+       or j.${sql.ref('archivedAt')} <> i.${sql.ref('archivedAt')}`.execute(db);
+  return rows;
+}
+
+const countStatements = (captured: readonly CompiledQuery[]) =>
+  captured.filter((query) => /count\(distinct/i.test(query.sql)).map((query) => query.sql);
+
+describe('a join table’s copies of its owner’s tenant and archive', () => {
+  it('are columns of the join table, in the index that starts from the other side', () => {
+    for (const dialect of ['sqlite', 'postgres', 'mariadb'] as const) {
+      const script = schemaSql(schemas, dialect).replace(/["`]| NULLS FIRST/g, '');
+      expect(script).toMatch(/issue_labels \(\n(.*\n)*\s+orgId (BIGINT|INTEGER),\n\s+archivedAt /);
+      expect(script).toContain('(labelId, orgId, archivedAt, issueId)');
+    }
+    // A join table of an owner without tenant or archive is as it was.
+    const { tenant, archive, ...plain } = issues;
+    expect(schemaSql([labels, plain, issueLabels], 'sqlite')).toContain('("labelId", "issueId")');
+  });
+
+  it('migrate a join table made before them as docs/many-to-many.md shows', () => {
+    const page = readFileSync(new URL('../../../docs/many-to-many.md', import.meta.url), 'utf8');
+    const shown = /```sql\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const statements = copiesMigration(withCopies(issueLabels, issues), dialectNamed('postgres'), '');
+    expect(flat(shown)).toBe(flat(statements.map((statement) => `${statement};`).join(' ')));
+  });
+
+  for (const database of ['sqlite', 'postgres', 'mariadb'] as const) {
+    if (database !== 'sqlite' && !serverAvailable(database)) continue;
+    it(`${database}: every write keeps them, and a label filter’s count reads the join table alone`, () =>
+      onCapturingStore(database, async ({ db, captured, store, tables }) => {
+        await store.init(schemas);
+        const labelsOf = store.collection(labels);
+        const issuesOf = store.collection(issues);
+        const [bug, ui] = [
+          await labelsOf.create({ orgId: 1, name: 'bug' }),
+          await labelsOf.create({ orgId: 1, name: 'ui' }),
+        ];
+        const other = await labelsOf.create({ orgId: 2, name: 'bug' });
+        const a = await issuesOf.create({ orgId: 1, title: 'A', labelIds: ids(bug.id, ui.id) });
+        const [b] = await (issuesOf.createMany?.([
+          { orgId: 1, title: 'B', labelIds: ids(bug.id) },
+          { orgId: 2, title: 'C', labelIds: ids(other.id) },
+        ]) ?? []);
+        const d = await issuesOf.create({ orgId: 1, title: 'D' });
+        await issuesOf.update(d.id, { labelIds: ids(bug.id) }, []);
+        expect(await mismatches(db, tables)).toEqual([]);
+
+        const count = async (name: string, archived = false) => {
+          captured.length = 0;
+          const { total, records } = await issuesOf.list(labelled(1, name, archived));
+          expect(countStatements(captured)).toHaveLength(1);
+          return { total, ids: records.map((record) => record.id) };
+        };
+        expect(await count('bug')).toEqual({ total: 3, ids: [a.id, b?.id, d.id] });
+
+        // An archive without the set, then one with it, then a restore.
+        await issuesOf.update(a.id, { archivedAt: '2026-01-02T03:04:05.678Z' }, []);
+        await issuesOf.update(d.id, { archivedAt: '2026-02-03T04:05:06.789Z', labelIds: ids(bug.id, ui.id) }, []);
+        expect(await mismatches(db, tables)).toEqual([]);
+        expect(await count('bug')).toEqual({ total: 1, ids: [b?.id] });
+        expect(await count('ui', true)).toEqual({ total: 2, ids: [a.id, d.id] });
+        await issuesOf.update(a.id, { archivedAt: null }, []);
+        expect(await mismatches(db, tables)).toEqual([]);
+        expect(await count('bug')).toEqual({ total: 2, ids: [a.id, b?.id] });
+        // Another organization's label of the same name counts only there.
+        expect((await issuesOf.list(labelled(2, 'bug'))).total).toBe(1);
+        // A list with any other condition counts as before, from the issues.
+        captured.length = 0;
+        const titled = labelled(1, 'bug');
+        const listed = await issuesOf.list({ ...titled, where: [...titled.where, { field: 'title', values: ['B'] }] });
+        expect(listed.total).toBe(1);
+        expect(countStatements(captured)).toEqual([]);
+      }));
+
+    it(`${database}: a join table made before them is refused at start with the statements that bring it up to date`, () =>
+      onCapturingStore(database, async ({ db, store, tables }) => {
+        await store.init([labels, issues]);
+        for (const statement of createTableSql(issueLabels, database, { tablePrefix: tables }))
+          await sql.raw(statement).execute(db);
+        await sql.raw(`insert into ${tables}labels (${q(database, 'orgId')}, name) values (1, 'bug')`).execute(db);
+        await sql.raw(`insert into ${tables}issues (${q(database, 'orgId')}, title) values (1, 'A')`).execute(db);
+        await sql
+          .raw(`insert into ${tables}issue_labels (${q(database, 'issueId')}, ${q(database, 'labelId')}) values (1, 1)`)
+          .execute(db);
+        store.collection(issueLabels);
+        const refusal = store.init(schemas);
+        await expect(refusal).rejects.toThrow(`Table "${tables}issue_labels" has no column for orgId, archivedAt`);
+        const message = await refusal.catch((error: Error) => error.message);
+        const statements = (message as string).split('Add them with a migration: ')[1]?.split('; ') ?? [];
+        expect(statements).toHaveLength(4);
+        for (const statement of statements) await sql.raw(statement).execute(db);
+        await store.init(schemas);
+        expect(await mismatches(db, tables)).toEqual([]);
+        expect((await store.collection(issues).list(labelled(1, 'bug'))).total).toBe(1);
+      }));
+  }
+});
+
+/** A set of ids as a record's value. */
+function ids(...values: Id[]): StoredValue {
+  return values as unknown as StoredValue;
+}
+
+/** A column name quoted for `database`. */
+function q(database: 'sqlite' | 'postgres' | 'mariadb', name: string): string {
+  return database === 'mariadb' ? `\`${name}\`` : `"${name}"`;
+}
