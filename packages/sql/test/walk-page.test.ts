@@ -1,6 +1,6 @@
 // A page filtered through a join table is read by walking the list's order first, at most
 // WALK_ROWS records (walk-page.ts), then by the usual statement when the walk's records hold too
-// few matches. Each way must answer what the memory store answers: labels whose posts are all
+// few matches (after going on once from its last match). Each way must answer what the memory store answers: labels whose posts are all
 // within the walk, all past it, or some of each, in every order, with and without a count, on
 // later pages and after a cursor.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,15 +25,17 @@ const posts: CollectionSchema = {
 const POSTS = WALK_ROWS + 300;
 // Tag 1 on every 7th post (a full page within any walk); 2 on the 30 oldest only (past the walk
 // of the newest); 3 on 10 of the newest and 10 of the oldest (a short page in the walk, the rest
-// past it); 4 on 5 of the newest (every match in the walk); 5 on none. `rank` repeats, so that
-// orders by it tie and end on `id`.
-const TAG_NAMES = ['every seventh', 'oldest', 'both ends', 'newest', 'none'];
+// past it); 4 on 5 of the newest (every match in the walk); 5 on none; 6 on every 100th (about 20
+// in a walk: a page of 25 is the walk's and the rest of the order's, read by a walk going on from
+// its last match). `rank` repeats, so that orders by it tie and end on `id`.
+const TAG_NAMES = ['every seventh', 'oldest', 'both ends', 'newest', 'none', 'every hundredth'];
 function tagsOf(n: number): number[] {
   const ids: number[] = [];
   if (n % 7 === 0) ids.push(1);
   if (n <= 30) ids.push(2);
   if (n <= 10 || n > POSTS - 10) ids.push(3);
   if (n > POSTS - 5) ids.push(4);
+  if (n % 100 === 0) ids.push(6);
   return ids;
 }
 const rankOf = (n: number) => (n % 11 === 0 ? null : n % 97);

@@ -93,18 +93,23 @@ export class FilterSql {
     const { related, op, values } = condition;
     if (related) {
       // A semi-join: never duplicates a row, and counts and keyset pages stay plain.
-      const target = this.collection(related.collection);
-      if (!target) return NOTHING; // a collection the store never saw has no records
-      return eb(
-        column,
-        'in',
-        eb
-          .selectFrom(target.table)
-          .select(target.column(related.key ?? 'id'))
-          .where((inner) => target.matches(inner, related.where)),
-      );
+      const ids = this.relatedSelect(eb, related);
+      return ids ? eb(column, 'in', ids) : NOTHING; // a collection the store never saw has no records
     }
     return op === undefined ? this.#in(eb, column, values) : this.#operator(eb, column, op, values[0] ?? null);
+  }
+
+  /**
+   * The values a relation filter's `field` must hold: `SELECT <key> FROM <the related table> WHERE
+   * …`; `undefined` for a collection the store never saw.
+   */
+  relatedSelect(eb: Eb, related: NonNullable<Condition['related']>) {
+    const target = this.collection(related.collection);
+    if (!target) return undefined;
+    return eb
+      .selectFrom(target.table)
+      .select(target.column(related.key ?? 'id'))
+      .where((inner) => target.matches(inner, related.where));
   }
 
   /** The one tenant `where` keeps (`tenant = v`), if any. */
