@@ -5,8 +5,12 @@
 // alone; a join table made before them is refused at start with the statements that migrate it.
 
 import { readFileSync } from 'node:fs';
+import 'reflect-metadata';
+import { defineResource, manyToMany } from '@resourcery/core';
+import { resourceSchemas } from '@resourcery/core/adapter';
 import type { CollectionSchema, Condition, Id, ListQuery, StoredValue } from '@resourcery/core/store';
 import { createTableSql, schemaSql } from '@resourcery/sql';
+import { IsInt, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { copiesMigration, withCopies } from '../src/ddl/join-copies.js';
@@ -14,53 +18,26 @@ import { dialectNamed } from '../src/dialects/index.js';
 import { onCapturingStore } from './helpers/capturing-db.js';
 import { serverAvailable } from './helpers/databases.js';
 
-const labels: CollectionSchema = {
-  name: 'labels',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'orgId', type: 'integer', nullable: false },
-    { name: 'name', type: 'string', nullable: false, maxLength: 50 },
-  ],
-  indexed: ['orgId', 'name'],
-  tenant: 'orgId',
-};
-
-/** Issues under tenancy that archive, with their labels, as `resourceSchemas` gives them. */
-const issues: CollectionSchema = {
-  name: 'issues',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'orgId', type: 'integer', nullable: false },
-    { name: 'title', type: 'string', nullable: false, maxLength: 100 },
-    { name: 'archivedAt', type: 'date-time', nullable: true },
-  ],
-  indexed: ['orgId', 'archivedAt'],
-  sets: [{ field: 'labelIds', through: 'issue_labels', key: 'issueId', value: 'labelId' }],
-  tenant: 'orgId',
+class Label {
+  @IsInt() orgId!: number;
+  @IsString() @Length(1, 50) name!: string;
+}
+class Issue {
+  @IsInt() orgId!: number;
+  @IsString() @Length(1, 100) title!: string;
+  @IsOptional() @IsISO8601() archivedAt?: string | null;
+  labelIds?: number[];
+}
+const labelResource = defineResource({ name: 'label', model: Label });
+const issueResource = defineResource({
+  name: 'issue',
+  model: Issue,
   archive: 'archivedAt',
-};
-
-const issueLabels: CollectionSchema = {
-  name: 'issue_labels',
-  attributes: [
-    { name: 'id', type: 'integer', nullable: false },
-    { name: 'issueId', type: 'integer', nullable: false },
-    { name: 'labelId', type: 'integer', nullable: false },
-  ],
-  indexed: [],
-  unique: [['issueId', 'labelId']],
-  indexes: [
-    [
-      { field: 'labelId', direction: 'asc' },
-      { field: 'issueId', direction: 'asc' },
-    ],
-  ],
-  references: [
-    { field: 'issueId', collection: 'issues', onDelete: 'cascade' },
-    { field: 'labelId', collection: 'labels', onDelete: 'cascade' },
-  ],
-};
-const schemas = [labels, issues, issueLabels];
+  relations: { labels: manyToMany(Label, { ids: 'labelIds' }) },
+});
+/** Issues that archive and their labels, under tenancy, as the API gives them to its store. */
+const schemas = resourceSchemas([labelResource, issueResource], { tenancy: { field: 'orgId' } });
+const [labels, issues, issueLabels] = schemas as [CollectionSchema, CollectionSchema, CollectionSchema];
 
 /** The issues of `org` that are not archived and have the label named `name`, counted. */
 const labelled = (org: number, name: string, archived = false): ListQuery => {
