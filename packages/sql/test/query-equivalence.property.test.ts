@@ -6,7 +6,8 @@
 // fold specially, punctuation and `_`, nulls; alone and within one owner, the tenant), and every statistics query (groups of up to three
 // attributes, exact sums past 2^53, min and max). Items also hold a set of owner ids through a
 // join collection (`linkIds`, many-to-many), read with every record, and relation filters go
-// through it too (`related.key`).
+// through it too (`related.key`), alone and within an owner (whose count the join table's copy of
+// the owner answers alone).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -223,7 +224,21 @@ const tenantSearch = fc
     fc.array(condition, { maxLength: 1 }),
   )
   .map(([owner, search, more]): Condition[] => [{ field: 'ownerId', values: [owner] }, search, ...more]);
-const where = fc.oneof({ arbitrary: fc.array(condition, { maxLength: 3 }), weight: 2 }, tenantSearch);
+/**
+ * Items linked through the join within one owner (a tenant's), or none, or other owners: the join
+ * table copies `ownerId` (ddl/join-copies.ts), whose count then reads the join table alone.
+ */
+const tenantLinked = fc
+  .tuple(
+    fc.oneof(
+      fc.integer({ min: 1, max: 5 }).map((owner): Condition => ({ field: 'ownerId', values: [owner] })),
+      fc.constant<Condition>({ field: 'ownerId', values: [null] }),
+      fc.integer({ min: 1, max: 5 }).map((owner): Condition => ({ field: 'ownerId', values: [owner], op: 'ne' })),
+    ),
+    linked,
+  )
+  .map(([owner, through]): Condition[] => [owner, through]);
+const where = fc.oneof({ arbitrary: fc.array(condition, { maxLength: 3 }), weight: 2 }, tenantSearch, tenantLinked);
 
 const direction = fc.constantFrom('asc' as const, 'desc' as const);
 const order = fc
