@@ -20,6 +20,25 @@ function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Cond
 }
 
 /**
+ * The conditions of `where` besides `through` (a condition through a join table) that the join
+ * table can test on its own rows: those on the fields it copies from its records (the tenant, the
+ * archive), when it is a join table of the collection's own sets; none otherwise.
+ *
+ * @example
+ * ```ts
+ * onJoinCopies(plan, [tenant, unarchived, labelled], labelled); // [tenant, unarchived]
+ * ```
+ */
+export function onJoinCopies(plan: CollectionPlan, where: readonly Condition[], through: Condition): Condition[] {
+  const related = through.related;
+  const set = plan.idSets.sets.find((one) => one.through === related?.collection && one.key === related?.key);
+  const copies = set ? plan.idSets.copies(set) : [];
+  return where.filter(
+    (condition) => condition !== through && !condition.related && !condition.search && copies.includes(condition.field),
+  );
+}
+
+/**
  * The exact count of `query` from its join table alone, when its conditions are one through a
  * join table of the collection's sets and others on the fields that join table copies; else
  * `undefined` (the usual count).
@@ -35,12 +54,10 @@ export function joinCount(plan: CollectionPlan, db: Db, query: ListQuery): Selec
   const found = throughOwnSet(plan, query.where);
   if (!found) return undefined;
   const [through, set] = found;
-  const copies = plan.idSets.copies(set);
-  const rest = query.where.filter((condition) => condition !== through);
-  const copied = (condition: Condition) => !condition.related && !condition.search && copies.includes(condition.field);
+  const copied = onJoinCopies(plan, query.where, through);
   const join = plan.filters.collection(set.through);
-  if (!join || copies.length === 0 || !rest.every(copied)) return undefined;
-  const where = [...rest, ...(through.related?.where ?? [])];
+  if (!join || copied.length < query.where.length - 1 || plan.idSets.copies(set).length === 0) return undefined;
+  const where = [...copied, ...(through.related?.where ?? [])];
   return db
     .selectFrom(join.table)
     .select(sql<number>`count(distinct ${sql.ref(set.key)})`.as('total'))
