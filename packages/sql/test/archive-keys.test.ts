@@ -1,7 +1,7 @@
 // The index of a foreign key in a resource that archives (docs/performance.md, "The tracker at 1M
 // issues"): it holds the archive before the id, so that one parent's records that are not archived
 // are a range of it, read in id order, and counted from it alone; a table made before it, whose
-// index lacks the archive, starts as it is.
+// index lacks the archive, starts as it is. Another field's index ends with the archive.
 import type { CollectionSchema, ListQuery } from '@resourcery/core/store';
 import { createTableSql, sqlStore } from '@resourcery/sql';
 import { CompiledQuery } from 'kysely';
@@ -54,6 +54,19 @@ describe('the index of a foreign key in a resource that archives', () => {
       const { archive, ...unarchived } = issues;
       expect(keys(unarchived, dialect)).toContain('orgId, projectId, id');
       expect(keys(unarchived, dialect).join(';')).not.toContain('projectId, archivedAt');
+    }
+  });
+
+  it('the index of another field ends with the archive, so that a walk of its order reads the index alone', () => {
+    const titled = { ...issues, indexed: [...issues.indexed, 'title'] };
+    for (const dialect of ['sqlite', 'postgres', 'mysql', 'mariadb'] as const) {
+      expect(keys(titled, dialect)).toContain('orgId, title, id, archivedAt');
+      const { tenant, ...untenanted } = titled;
+      expect(keys(untenanted, dialect)).toContain('title, id, archivedAt');
+      const { archive, ...unarchived } = titled;
+      expect(keys(unarchived, dialect)).toContain('orgId, title, id');
+      // The archive's own index does not end with itself.
+      expect(keys(titled, dialect)).toContain('orgId, archivedAt, id');
     }
   });
 

@@ -38,7 +38,8 @@ function isPrefix(a: TableIndex, b: TableIndex): boolean {
  * and, under tenancy (`schema.tenant`), `(tenant, field, id)` for the fields of `schema.indexed`;
  * in a resource that archives (`schema.archive`), the index of a foreign key that its relation
  * filters read (`(tenant, field, id)`, or `(field, id)` without tenancy) holds the archive before
- * the id (`TableIndex.optionalColumn`: a table made before it is no drift);
+ * the id, and that of another field after it (`TableIndex.optionalColumn`: a table made before
+ * either is no drift);
  * for a resource that archives under tenancy (`schema.archive`), on PostgreSQL, `(tenant) WHERE
  * archive IS NULL` (`<table>_<tenant>_live_idx`), which counts the tenant's records that are not
  * archived; and a foreign key `<table>_<field>_fkey` per reference.
@@ -86,12 +87,14 @@ export function tableKeys(
   const tenanted = tenant === undefined ? [] : schema.indexed.filter((field) => field !== tenant && indexable(field));
   // A resource that archives keeps the archive in the index its relation filters through a
   // foreign key read (after the tenant and the key, before the id): one parent's records that are
-  // not archived are then a range of it, in id order, and their count reads the index alone.
+  // not archived are then a range of it, in id order, and their count reads the index alone. The
+  // index of another field ends with it (after the id): a walk of that field's order keeps the
+  // records that are not archived from the index alone (query/walk-page.ts).
   const archive = schema.archive !== undefined && attributes.has(schema.archive) ? schema.archive : undefined;
   const keyed = (lead: string[], field: string, read: boolean): TableIndex => {
-    const archived = read && archive !== undefined && foreign.has(field) && field !== archive;
-    const entry = index([...lead, field, ...(archived ? [archive] : []), 'id'].map(ascending), 'idx');
-    return archived ? { ...entry, optionalColumn: archive } : entry;
+    if (!read || archive === undefined || field === archive) return index([...lead, field, 'id'].map(ascending), 'idx');
+    const keys = foreign.has(field) ? [...lead, field, archive, 'id'] : [...lead, field, 'id', archive];
+    return { ...index(keys.map(ascending), 'idx'), optionalColumn: archive };
   };
   const single = [...new Set([...schema.indexed, ...foreign])]
     .filter((field) => indexable(field) && (foreign.has(field) || !tenanted.includes(field)))

@@ -57,8 +57,11 @@ export function walkable(query: ListQuery): boolean {
  */
 export function walkSelect(plan: CollectionPlan, db: Db, query: ListQuery, columns: readonly string[]): Select {
   const { after, order } = query;
+  // The walk reads the ids and the order's keys (from the order's index alone, where it ends with
+  // the archive: ddl/table-keys.ts); the page's rows are read by id after.
+  const keys = [...new Set(['id', ...order.map((key) => plan.column(key.field))])];
   let rows = plan.filtered(
-    db.selectFrom(plan.table).select(plan.codec.columns),
+    db.selectFrom(plan.table).select(keys),
     query.where.filter((condition) => !throughJoin(condition)),
   );
   if (after) rows = rows.where((eb) => plan.filters.after(eb, order, after));
@@ -73,7 +76,9 @@ export function walkSelect(plan: CollectionPlan, db: Db, query: ListQuery, colum
         ...through.map((condition) => joinTest(plan, eb, condition, onJoinCopies(plan, query.where, condition))),
       ]),
     );
-  return plan.listSelect(db, { ...query, where: [], after: undefined }, columns, tested);
+  const ids = plan.paged(tested.select('id'), { ...query, after: undefined });
+  const page = db.selectFrom(plan.table).where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id'));
+  return plan.listSelect(db, { ...query, where: [], after: undefined, offset: 0 }, columns, page);
 }
 
 /** `EXISTS (SELECT 1 FROM <join> WHERE …)`: whether any join row matches, whatever the record (one test per statement). */
