@@ -4,10 +4,10 @@ import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
 
 // The count of a list filtered through one of its own join tables (`filter[labels.name]=bug`)
 // whose other conditions are on fields the join table copies (the tenant, the archive:
-// ddl/join-copies.ts), read from the join table alone: `count(distinct issueId)` of the join rows
-// of the tenant, not archived, whose label matches, a range of its `(labelId, orgId, archivedAt,
-// issueId)` index, instead of one lookup of each join row's record (docs/performance.md, "The
-// tracker at 1M issues", sixth round).
+// ddl/join-copies.ts), read from the join table alone: `count(distinct issueId)` (`count(*)` when
+// one label at most matches) of the join rows of the tenant, not archived, whose label matches,
+// a range of its `(labelId, orgId, archivedAt, issueId)` index, instead of one lookup of each join
+// row's record (docs/performance.md, "The tracker at 1M issues", sixth round).
 
 /** The query's one condition through a join table of the collection's own sets, with its set. */
 function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Condition, IdSet] | undefined {
@@ -58,8 +58,32 @@ export function joinCount(plan: CollectionPlan, db: Db, query: ListQuery): Selec
   const join = plan.filters.collection(set.through);
   if (!join || copied.length < query.where.length - 1 || plan.idSets.copies(set).length === 0) return undefined;
   const where = [...copied, ...(through.related?.where ?? [])];
+  // A record has one join row per other record: when the filter names at most one other record
+  // (by its id, or by a unique set), its join rows are its records, counted without a sort.
+  const counted = oneTarget(plan, through.related?.where ?? [], set.value)
+    ? sql<number>`count(*)`
+    : sql<number>`count(distinct ${sql.ref(set.key)})`;
   return db
     .selectFrom(join.table)
-    .select(sql<number>`count(distinct ${sql.ref(set.key)})`.as('total'))
+    .select(counted.as('total'))
     .where((eb) => join.matches(eb, where));
+}
+
+/**
+ * Whether the join rows' conditions (`where`) keep at most one value of `value` (the other
+ * record's id): a relation filter on it whose conditions give one value to the id, or to every
+ * attribute of a unique set of the other collection (`name = 'bug'` and `orgId = 7` of labels
+ * unique by `(orgId, name)`).
+ */
+function oneTarget(plan: CollectionPlan, where: readonly Condition[], value: string): boolean {
+  const [condition] = where;
+  const related = condition?.related;
+  if (where.length !== 1 || condition?.field !== value || !related || related.key !== undefined) return false;
+  const target = plan.catalog.schema(related.collection);
+  const pinned = new Set(
+    related.where
+      .filter((one) => !one.op && !one.related && !one.search && one.values.length === 1 && one.values[0] !== null)
+      .map((one) => one.field),
+  );
+  return pinned.has('id') || (target?.unique ?? []).some((set) => set.every((field) => pinned.has(field)));
 }
