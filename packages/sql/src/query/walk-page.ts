@@ -66,32 +66,15 @@ export function walkSelect(plan: CollectionPlan, db: Db, query: ListQuery, colum
   );
   if (after) rows = rows.where((eb) => plan.filters.after(eb, order, after));
   rows = plan.ordered(rows, order).limit(WALK_ROWS);
-  // Not one record when no join row matches (a label no issue has): tested once, before the walk.
   const through = query.where.filter(throughJoin);
   const tested = db
     .selectFrom(rows.as(plan.table))
     .where((eb) =>
-      eb.and([
-        ...through.map((condition) => anyJoinRow(plan, eb, condition)),
-        ...through.map((condition) => joinTest(plan, eb, condition, onJoinCopies(plan, query.where, condition))),
-      ]),
+      eb.and(through.map((condition) => joinTest(plan, eb, condition, onJoinCopies(plan, query.where, condition)))),
     );
   const ids = plan.paged(tested.select('id'), { ...query, after: undefined });
   const page = db.selectFrom(plan.table).where('id', 'in', db.selectFrom(ids.as('resourcery_page')).select('id'));
   return plan.listSelect(db, { ...query, where: [], after: undefined, offset: 0 }, columns, page);
-}
-
-/** `EXISTS (SELECT 1 FROM <join> WHERE …)`: whether any join row matches, whatever the record (one test per statement). */
-function anyJoinRow(plan: CollectionPlan, eb: Eb, condition: Condition): Expression<SqlBool> {
-  const related = condition.related as NonNullable<Condition['related']>;
-  const join = plan.filters.collection(related.collection);
-  if (!join) return sql<SqlBool>`1 = 0`; // a collection the store never saw has no records
-  return eb.exists(
-    eb
-      .selectFrom(join.table)
-      .select(sql`1`.as('one'))
-      .where((inner) => join.matches(inner, related.where)),
-  );
 }
 
 /**
@@ -106,7 +89,9 @@ function anyJoinRow(plan: CollectionPlan, eb: Eb, condition: Condition): Express
  * - fewer (a rare label, whose page is near the walk's end): `<field> IN (SELECT <key> FROM <join>
  *   WHERE …)` tested in the `CASE`, which the database hashes once and probes for each record
  *   (1.2 µs a record for the correlated test, 0.1 for the probe: 3.8 → 2.4 ms on PostgreSQL).
- * docs/performance.md, "The tracker at 1M issues", sixth round.
+ * Before either, `EXISTS (SELECT 1 FROM <join> WHERE …)`, tested once for the statement: not one
+ * record when no join row matches (a label no issue has). docs/performance.md, "The tracker at 1M
+ * issues", sixth round.
  */
 function joinTest(
   plan: CollectionPlan,
@@ -117,10 +102,16 @@ function joinTest(
   const related = condition.related as NonNullable<Condition['related']>;
   const join = plan.filters.collection(related.collection);
   if (!join) return sql<SqlBool>`1 = 0`; // a collection the store never saw has no records
+  const any = eb.exists(
+    eb
+      .selectFrom(join.table)
+      .select(sql`1`.as('one'))
+      .where((inner) => join.matches(inner, related.where)),
+  );
   const tested = correlatedTest(plan, eb, condition, join);
   // SQLite's test of a record is a probe of an index (a fraction of PostgreSQL's), and a CASE
   // there makes the page sort every record of the walk: the correlated test alone.
-  if (plan.dialect.name !== 'postgres') return tested;
+  if (plan.dialect.name !== 'postgres') return eb.and([any, tested]);
   const matching = [...copied, ...related.where];
   const joinRows = eb
     .selectFrom(join.table)
@@ -132,12 +123,15 @@ function joinTest(
     WALK_ROWS,
   );
   const field = sql.ref(`${plan.table}.${plan.column(condition.field)}`);
-  return eb
-    .case()
-    .when(few)
-    .then(eb(field, 'in', joinRows))
-    .else(tested)
-    .end();
+  return eb.and([
+    any,
+    eb
+      .case()
+      .when(few)
+      .then(eb(field, 'in', joinRows))
+      .else(tested)
+      .end(),
+  ]);
 }
 
 /** `(SELECT 1 FROM <join> WHERE <key> = <the record's field> AND … LIMIT 1) = 1`; see {@link joinTest}. */
