@@ -2,12 +2,21 @@ import { expect } from 'vitest';
 import { group } from '../http-cases/group.js';
 import { expectProblem } from '../http-client.js';
 import { DATE_TIME, expectErrors } from '../library-cases/library-fixtures.js';
-import { type CommentJson, create, type IssueJson, idsOf, listOf, recordOf, totalOf } from './tracker-records.js';
+import {
+  type CommentJson,
+  create,
+  type IssueJson,
+  idsOf,
+  type LabelJson,
+  listOf,
+  recordOf,
+  totalOf,
+} from './tracker-records.js';
 import { type Org, seedWorld } from './tracker-world.js';
 
 // CONTRACT part 4, "Archive instead of destroy": an admin's DELETE of an issue sets `archivedAt`;
 // the issue is then 404 on show, update and destroy and absent from the index, unless the request
-// says `archived=true`. Its comments are kept.
+// says `archived=true`. Its comments are kept, and so are its labels, which count it no more.
 
 /** Archives `issue` as the organization's admin, asserting the 204. */
 async function archive(org: Org, issue: IssueJson): Promise<void> {
@@ -28,6 +37,15 @@ async function archivedIssue(org: Org): Promise<{ issue: IssueJson; comments: Co
   ];
   await archive(org, issue);
   return { issue, comments };
+}
+
+/** A new issue of the organization's first project (by its member) with the label `label`. */
+function labelled(org: Org, title: string, label: LabelJson): Promise<IssueJson> {
+  return create<IssueJson>(org.member, 'issue', 'member', {
+    projectId: org.projects[0]?.id,
+    title,
+    labelIds: [label.id],
+  });
 }
 
 export const archiveCases = (secret: string) =>
@@ -122,5 +140,30 @@ export const archiveCases = (secret: string) =>
       const { issue: archived } = await archivedIssue(one);
       expectProblem(await one.member.json('PATCH', `/issues/${archived.id}`, { priority: 1 }), 404);
       expectProblem(await one.viewer.json('PATCH', `/issues/${archived.id}`, { title: 'x' }), 403);
+    },
+    async 'archive: the count of a label filter alone leaves out archived issues and other organizations’, for every role, and a restore counts again'(
+      _api,
+      { one, two },
+    ) {
+      // A filter through the labels and nothing else: the SQL stores count it from the join
+      // table's copies of each issue's organization and archive (docs/many-to-many.md).
+      const color = { color: '#123456' };
+      const tallied = await create<LabelJson>(one.member, 'label', 'member', { name: 'tallied', ...color });
+      const theirs = await create<LabelJson>(two.member, 'label', 'member', { name: 'tallied', ...color });
+      const kept = await labelled(one, 'Tallied kept', tallied);
+      const gone = await labelled(one, 'Tallied gone', tallied);
+      await labelled(two, 'Tallied theirs', theirs);
+      await labelled(two, 'Tallied theirs too', theirs);
+      await archive(one, gone);
+      for (const role of ['viewer', 'member', 'admin'] as const) {
+        expect(await totalOf(one[role], 'issue', 'filter[labels.name]=tallied'), role).toBe(1);
+        const listed = await listOf<IssueJson>(one[role], 'issue', 'filter[labels.name]=tallied');
+        expect(idsOf(listed), role).toEqual([kept.id]);
+      }
+      expect(await totalOf(two.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
+      const restored = await one.admin.json('PATCH', `/issues/${gone.id}?archived=true`, { archivedAt: null });
+      expect(restored.status, restored.text).toBe(200);
+      expect(await totalOf(one.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
+      expect(await totalOf(two.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
     },
   });

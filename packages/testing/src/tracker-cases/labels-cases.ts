@@ -222,33 +222,6 @@ export const labelsCases = (secret: string) =>
       expect(expectProblem(unknown, 400).detail).toContain('filter[labels.nope]');
     },
 
-    async 'labels: the count of a label filter alone leaves out archived issues and other organizations’, for every role, and a restore counts again'(
-      _api,
-      { one, two },
-    ) {
-      // A filter through the labels and nothing else: the SQL stores count it from the join
-      // table's copies of each issue's organization and archive (docs/many-to-many.md).
-      const tallied = await newLabel(one, 'tallied');
-      const theirs = await newLabel(two, 'tallied');
-      const kept = await newIssue(one, 'Tallied kept', [tallied.id]);
-      const gone = await newIssue(one, 'Tallied gone', [tallied.id]);
-      await newIssue(two, 'Tallied theirs', [theirs.id]);
-      await newIssue(two, 'Tallied theirs too', [theirs.id]);
-      const archived = await one.admin.send('DELETE', `/issues/${gone.id}`);
-      expect(archived.status, archived.text).toBe(204);
-      for (const role of ['viewer', 'member', 'admin'] as const) {
-        expect(await totalOf(one[role], 'issue', 'filter[labels.name]=tallied'), role).toBe(1);
-        expect(idsOf(await listOf<IssueJson>(one[role], 'issue', 'filter[labels.name]=tallied')), role).toEqual([
-          kept.id,
-        ]);
-      }
-      expect(await totalOf(two.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
-      const restored = await one.admin.json('PATCH', `/issues/${gone.id}?archived=true`, { archivedAt: null });
-      expect(restored.status, restored.text).toBe(200);
-      expect(await totalOf(one.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
-      expect(await totalOf(two.viewer, 'issue', 'filter[labels.name]=tallied')).toBe(2);
-    },
-
     async 'labels: destroying a label removes it from every issue; archiving an issue keeps its labels'(_api, { one }) {
       const [bug] = one.labels as [LabelJson];
       const doomed = await newLabel(one, 'doomed');
