@@ -72,7 +72,8 @@ const RULES: Readonly<Record<TableForeignKey['onDelete'], readonly string[]>> = 
  * records that are not archived) is served by any index whose key begins with its own, partial or
  * not: it only makes a count smaller to read, so a table made before it (whose full index serves
  * the same reads) is no drift. So is one whose key is the wanted one without its optional column
- * (`TableIndex.optionalColumn`: the archive, which the store added to a foreign key's index).
+ * (`TableIndex.optionalColumn`: the archive, which the store added to the indexes of a resource
+ * that archives).
  */
 function serves(found: CatalogIndex, wanted: TableIndex): boolean {
   if (found.partial && wanted.whereNull === undefined) return false;

@@ -59,7 +59,7 @@ export async function ensureTable(
   }
   const { missing, different } = tableDrift(schema, columns, dialect);
   const { copies } = schema as StoredJoin;
-  if (copies && missing.every((field) => copies.fields.includes(field)) && missing.length > 0) {
+  if (copies && missing.length > 0 && missing.every((field) => copies.fields.includes(field))) {
     throw new Error(
       `Table "${table}" has no column for ${missing.join(', ')}: the store keeps on each join row a copy of the ` +
         `${copies.fields.join(' and ')} of its ${copies.owner} record (docs/many-to-many.md, "The join table"), and never ` +

@@ -99,7 +99,7 @@ export interface TableIndex {
   readonly unique?: boolean;
   /** A partial index: only the rows where this column is null (`WHERE "archivedAt" IS NULL`). */
   readonly whereNull?: string;
-  /** A key column an older table's index may lack (a foreign key's archive): without it, it serves the same reads. */
+  /** A key column an older table's index may lack (an archiving resource's archive): without it, it serves the same reads. */
   readonly optionalColumn?: string;
 }
 

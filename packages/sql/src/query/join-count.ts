@@ -9,13 +9,18 @@ import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
 // a range of its `(labelId, orgId, archivedAt, issueId)` index, instead of one lookup of each join
 // row's record (docs/performance.md, "The tracker at 1M issues", sixth round).
 
+/** The set of the collection whose join table `through` (a condition through a join table) reads, if any. */
+function ownSet(plan: CollectionPlan, through: Condition): IdSet | undefined {
+  const related = through.related;
+  return plan.idSets.sets.find((one) => one.through === related?.collection && one.key === related?.key);
+}
+
 /** The query's one condition through a join table of the collection's own sets, with its set. */
 function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Condition, IdSet] | undefined {
   const through = where.filter((condition) => condition.related?.key !== undefined);
   const [condition] = through;
   if (through.length !== 1 || !condition?.related || condition.field !== 'id' || condition.op) return undefined;
-  const { collection, key } = condition.related;
-  const set = plan.idSets.sets.find((one) => one.through === collection && one.key === key);
+  const set = ownSet(plan, condition);
   return set && [condition, set];
 }
 
@@ -30,8 +35,7 @@ function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Cond
  * ```
  */
 export function onJoinCopies(plan: CollectionPlan, where: readonly Condition[], through: Condition): Condition[] {
-  const related = through.related;
-  const set = plan.idSets.sets.find((one) => one.through === related?.collection && one.key === related?.key);
+  const set = ownSet(plan, through);
   const copies = set ? plan.idSets.copies(set) : [];
   return where.filter(
     (condition) => condition !== through && !condition.related && !condition.search && copies.includes(condition.field),
