@@ -31,15 +31,17 @@ function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
 
 /**
  * The page's select with the total riding along when it is wanted, in the same round trip: a
- * scalar subquery, which the database runs once (not per row).
+ * scalar subquery, which the database runs once (not per row); read from `counted` when the page
+ * has it already (the name of a common table expression whose `total` is the exact count).
  *
  * @example
  * ```ts
  * const statement = withTotal(plan, db, query, plan.listSelect(db, query)).compile();
  * ```
  */
-export function withTotal(plan: CollectionPlan, db: Db, query: ListQuery, page: Select): Select {
+export function withTotal(plan: CollectionPlan, db: Db, query: ListQuery, page: Select, counted?: string): Select {
   if (!query.count) return page;
+  if (counted) return page.select(db.selectFrom(counted).select('total').as(TOTAL));
   if (countsInPage(plan, query)) return page.select(sql<number>`count(*) over ()`.as(TOTAL));
   if (matchesOnce(plan, query))
     return page.select(db.selectFrom(MATCHES).select(sql<number>`count(*)`.as('n')).as(TOTAL));
