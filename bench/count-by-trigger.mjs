@@ -170,4 +170,9 @@ const kept = await q(`SELECT "orgId", sum(live)::int AS n FROM issues__counts GR
 const agree = JSON.stringify(exact.rows) === JSON.stringify(kept.rows);
 console.log(`the counts table agrees with count(*) for every tenant: ${agree ? 'yes' : 'NO'}`);
 await pool.end();
+// The data are made again on each run: the database goes with the run.
+const cleanup = new pg.Client(args['pg-url']);
+await cleanup.connect();
+await cleanup.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+await cleanup.end();
 if (!agree) process.exit(1);
