@@ -42,14 +42,14 @@ await q(
 await q(`CREATE INDEX issues_live ON issues ("orgId") WHERE "archivedAt" IS NULL`);
 await q(`CREATE TABLE issues__counts ("orgId" bigint NOT NULL, shard smallint NOT NULL, live bigint NOT NULL,
   PRIMARY KEY ("orgId", shard))`);
-// One function for the three events: the rows that left (old) count -1, those that came (new) +1.
-await q(`CREATE FUNCTION issues__count() RETURNS trigger LANGUAGE plpgsql AS $$
+// An update's: the rows as they were (old) count -1, as they are (new) +1, by tenant.
+await q(`CREATE FUNCTION issues__count_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO issues__counts
   SELECT "orgId", pg_backend_pid() % ${SHARDS}, sum(d) FROM (
-    SELECT "orgId", -1 AS d FROM old_rows WHERE TG_OP <> 'INSERT' AND "archivedAt" IS NULL
+    SELECT "orgId", -1 AS d FROM old_rows WHERE "archivedAt" IS NULL
     UNION ALL
-    SELECT "orgId", 1 FROM new_rows WHERE TG_OP <> 'DELETE' AND "archivedAt" IS NULL) AS changes
+    SELECT "orgId", 1 FROM new_rows WHERE "archivedAt" IS NULL) AS changes
   GROUP BY "orgId" HAVING sum(d) <> 0
   ON CONFLICT ("orgId", shard) DO UPDATE SET live = issues__counts.live + excluded.live;
   RETURN NULL;
@@ -63,15 +63,14 @@ async function counting(on) {
   for (const [event, referencing, name] of triggers) {
     await q(`DROP TRIGGER IF EXISTS ${name} ON issues`);
     if (!on) continue;
-    const func = event === 'UPDATE' ? 'issues__count' : `issues__count_${event.toLowerCase()}`;
     await q(`CREATE TRIGGER ${name} AFTER ${event} ON issues REFERENCING ${referencing}
-      FOR EACH STATEMENT EXECUTE FUNCTION ${func}()`);
+      FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`);
   }
   await q('TRUNCATE issues__counts');
   if (on)
     await q('INSERT INTO issues__counts SELECT "orgId", 0, count(*) FROM issues WHERE "archivedAt" IS NULL GROUP BY 1');
 }
-// INSERT and DELETE have one transition table each (the function above reads both, for UPDATE).
+// An insert's and a delete's: one transition table each.
 for (const [event, side] of [
   ['insert', 'new_rows'],
   ['delete', 'old_rows'],
