@@ -30,7 +30,7 @@ export interface WalkTally {
 
 /**
  * The tallies of a walk's conditions through join tables (`through`), one each; none but on
- * PostgreSQL (SQLite tests each record by a probe of an index, whatever the count).
+ * PostgreSQL (elsewhere each record is tested by a probe of an index, whatever the count).
  *
  * @example
  * ```ts
