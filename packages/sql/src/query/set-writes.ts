@@ -49,6 +49,26 @@ export async function createWithSets(
 }
 
 /**
+ * What an update of a record's row (`columns`, as written) carries along on its transaction: the
+ * words of the searchable fields it wrote (MySQL, MariaDB: search-words-table.ts) and the join
+ * rows' copies of the fields it changed (ddl/join-copies.ts).
+ *
+ * @example
+ * ```ts
+ * await afterRowUpdate(plan, tx, 7, { archivedAt: '2026-11-28T10:00:00.000Z' });
+ * ```
+ */
+export async function afterRowUpdate(
+  plan: CollectionPlan,
+  tx: Db,
+  id: Id,
+  columns: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
+  await plan.idSets.copy(tx, id, columns);
+}
+
+/**
  * Updates the record's row (when columns change) if it matches `where`, then replaces its join
  * rows, on `tx`; `undefined` when no record matches.
  *
@@ -71,8 +91,7 @@ export async function updateWithSets(
       .where((eb) => plan.matches(eb, where, id))
       .executeTakeFirstOrThrow();
     if (result.numUpdatedRows === 0n) return undefined;
-    await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
-    await plan.idSets.copy(tx, id, columns);
+    await afterRowUpdate(plan, tx, id, columns);
   } else if (!(await read(tx, id, where))) return undefined;
   for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids);
   return read(tx, id, []);

@@ -14,8 +14,7 @@ import { execute } from '../execute/execute.js';
 import { conditionShape, named, withValues, writeShape } from '../execute/shapes.js';
 import { aggregateRows } from '../query/aggregate-sql.js';
 import { type Atomic, insertMany } from '../query/create-many.js';
-import { writeWords } from '../query/search-words-table.js';
-import { createWithSets, type ReadOne, updateWithSets } from '../query/set-writes.js';
+import { afterRowUpdate, createWithSets, type ReadOne, updateWithSets } from '../query/set-writes.js';
 import { pageRows } from '../query/walk-page.js';
 import type { CollectionPlan, Db } from './collection-plan.js';
 import { type Doing, runStatement } from './run-statement.js';
@@ -153,8 +152,7 @@ export class SqlCollection implements Collection {
           // mysql2 sets CLIENT_FOUND_ROWS: the count is of matched rows, changed or not.
           const result = await update(tx, shape.values).executeTakeFirstOrThrow();
           if (result.numUpdatedRows === 0n) return undefined;
-          await writeWords(tx, plan.schema, plan.table, id, columns, plan.dialect, false);
-          await plan.idSets.copy(tx, id, columns);
+          await afterRowUpdate(plan, tx, id, columns);
           return this.#selectOne(tx, id, []);
         });
       },
