@@ -9,6 +9,11 @@ import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
 // a range of its `(labelId, orgId, archivedAt, issueId)` index, instead of one lookup of each join
 // row's record (docs/performance.md, "The tracker at 1M issues", sixth round).
 
+/** Whether a condition goes through a join table (a semi-join on its key: `filter[labels.name]=`). */
+export function throughJoin(condition: Condition): boolean {
+  return condition.related?.key !== undefined;
+}
+
 /** The set of the collection whose join table `through` (a condition through a join table) reads, if any. */
 function ownSet(plan: CollectionPlan, through: Condition): IdSet | undefined {
   const related = through.related;
@@ -17,7 +22,7 @@ function ownSet(plan: CollectionPlan, through: Condition): IdSet | undefined {
 
 /** The query's one condition through a join table of the collection's own sets, with its set. */
 function throughOwnSet(plan: CollectionPlan, where: readonly Condition[]): [Condition, IdSet] | undefined {
-  const through = where.filter((condition) => condition.related?.key !== undefined);
+  const through = where.filter(throughJoin);
   const [condition] = through;
   if (through.length !== 1 || !condition?.related || condition.field !== 'id' || condition.op) return undefined;
   const set = ownSet(plan, condition);

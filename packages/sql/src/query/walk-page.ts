@@ -1,8 +1,8 @@
-import type { Condition, ListQuery, ListResult, Scalar } from '@resourcery/core/store';
+import type { ListQuery, ListResult, Scalar } from '@resourcery/core/store';
 import { execute } from '../execute/execute.js';
 import { listShape, listWithValues } from '../execute/shapes.js';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
-import { onJoinCopies } from './join-count.js';
+import { onJoinCopies, throughJoin } from './join-count.js';
 import { matchedPage, matchesOnce, totalOf, withTotal } from './list-total.js';
 import { joinTest, WALK_ROWS, walkTallies } from './walk-test.js';
 
@@ -15,11 +15,6 @@ import { joinTest, WALK_ROWS, walkTallies } from './walk-test.js';
 // statement is asked (see {@link walkedPage}).
 
 export { WALK_ROWS };
-
-/** A condition that the walk tests on its records: a semi-join through a join table. */
-function throughJoin(condition: Condition): boolean {
-  return condition.related?.key !== undefined;
-}
 
 /**
  * Whether a list is read by a walk first: a page of a plain list (not per group, no search)

@@ -49,7 +49,8 @@ export function walkTallies(
   return through.map((condition, i) => {
     const name = `resourcery_tally_${i}`;
     if (!plan.filters.collection(condition.related?.collection ?? '')) return undefined; // never seen: no records
-    if (counted && through.length === 1) return { name, select: counted, total: true };
+    // A count from the join table implies this is the query's one condition through a join table.
+    if (counted) return { name, select: counted, total: true };
     const rows = joinRows(plan, db, condition, onJoinCopies(plan, query.where, condition));
     const select = db
       .selectFrom(rows.limit(WALK_ROWS).as('resourcery_few'))
