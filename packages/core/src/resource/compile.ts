@@ -144,6 +144,7 @@ export function compile(resource: Resource): CompiledResource {
       ...(indexes.length > 0 ? { indexes } : {}),
       ...(search.length > 0 ? { search } : {}),
       ...(options.live ? { live: true } : {}),
+      ...(options.keepCount ? { keepCount: true } : {}),
     },
     attributes,
     query: {

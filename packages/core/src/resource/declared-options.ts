@@ -58,7 +58,8 @@ export function checkedPerPage(
 
 /**
  * The declared `count` and `estimateCountsAbove`, checked: whether the index counts by default,
- * and the most matches `count=estimated` counts exactly (a positive integer, default 10,000).
+ * and the most matches `count=estimated` counts exactly (a positive integer, default 10,000);
+ * `keepCount`, a boolean, is only checked (the schema carries it to the store).
  *
  * @example
  * ```ts
@@ -70,7 +71,8 @@ export function countRules(
   {
     count = true,
     estimateCountsAbove = ESTIMATE_ABOVE,
-  }: Pick<ResourceOptions<unknown, unknown>, 'count' | 'estimateCountsAbove'>,
+    keepCount = false,
+  }: Pick<ResourceOptions<unknown, unknown>, 'count' | 'estimateCountsAbove' | 'keepCount'>,
 ): Pick<QueryRules, 'count' | 'estimateAbove'> {
   if (count !== true && count !== false && count !== 'estimated') {
     throw new TypeError(`defineResource(${name}): count must be true, false or 'estimated' (got ${String(count)})`);
@@ -79,6 +81,9 @@ export function countRules(
     throw new TypeError(
       `defineResource(${name}): estimateCountsAbove must be a positive integer (got ${String(estimateCountsAbove)})`,
     );
+  }
+  if (typeof keepCount !== 'boolean') {
+    throw new TypeError(`defineResource(${name}): keepCount must be true or false (got ${String(keepCount)})`);
   }
   return { count, estimateAbove: estimateCountsAbove };
 }

@@ -23,6 +23,7 @@ const KNOWN_OPTIONS = new Set([
   'store',
   'count',
   'estimateCountsAbove',
+  'keepCount',
   'limits',
   'id',
   'timestamps',

@@ -5,70 +5,17 @@ import type { Operator } from '../contract/operators.js';
 import type { ModelClass, TypeDeclaration } from '../schema/infer-attributes.js';
 import type { Scalar } from '../schema/types.js';
 import type { Store } from '../store/store.js';
-import type {
-  ActionContext,
-  CreateContext,
-  DestroyContext,
-  FieldOf,
-  Filter,
-  IndexContext,
-  MemberContext,
-  RecordOf,
-  UpdateContext,
-} from './context-types.js';
+import type { FieldOf } from './context-types.js';
 import type { Hooks } from './hooks.js';
 import type { Relation } from './relations.js';
 import type { StatsDeclaration } from './stats.js';
+import type { Steps } from './step-types.js';
+
+export type { Listed, Steps } from './step-types.js';
 
 /** The relations of a resource, by the name `include=` uses. */
 // biome-ignore lint/suspicious/noExplicitAny: relations to models of any type
 export type Relations = Readonly<Record<string, Relation<any>>>;
-
-/**
- * The replaceable steps of the actions. Each receives the context and `next`, the default it
- * replaces: call it to add to the default instead of re-implementing it.
- *
- * @example
- * ```ts
- * steps: {
- *   prepare: (ctx, next) => ({ ...next(), slug: slugify(String(ctx.input?.name)) }),
- *   render: (record, ctx, next) => ({ ...next(record), links: { self: `/books/${record.id}` } }),
- * }
- * ```
- */
-export interface Steps<M = Record<string, unknown>, S = Record<string, unknown>> {
-  /** Conditions added to every find, list, update and destroy: e.g. `{ ownerId: ctx.state.user.id }`. */
-  scope(
-    ctx: ActionContext<M, S>,
-    next: () => Filter<M> | undefined,
-  ): Filter<M> | undefined | Promise<Filter<M> | undefined>;
-  /** Loads the record of `ctx.id` within `ctx.where` (show, update, destroy). */
-  find(ctx: MemberContext<M, S>, next: () => Promise<RecordOf<M> | undefined>): Promise<RecordOf<M> | undefined>;
-  /** Loads a page of records for `ctx.query` within `ctx.where` (index). */
-  list(ctx: IndexContext<M, S>, next: () => Promise<Listed<M>>): Promise<Listed<M>>;
-  /** Turns the validated input into the values to write (create, update): computed fields go here. */
-  prepare(ctx: CreateContext<M, S> | UpdateContext<M, S>, next: () => Partial<M>): Partial<M> | Promise<Partial<M>>;
-  /** Stores `ctx.input` as a new record (create). */
-  create(ctx: CreateContext<M, S>, next: () => Promise<RecordOf<M>>): Promise<RecordOf<M>>;
-  /** Writes `ctx.input` to the record of `ctx.id` (update); `undefined` when it is gone. */
-  update(ctx: UpdateContext<M, S>, next: () => Promise<RecordOf<M> | undefined>): Promise<RecordOf<M> | undefined>;
-  /** Deletes the record of `ctx.id` (destroy); `false` when it is gone. */
-  destroy(ctx: DestroyContext<M, S>, next: () => Promise<boolean>): Promise<boolean>;
-  /** Turns a record into what the client sees (`id` and the `show` fields by default). */
-  render(
-    record: RecordOf<M>,
-    ctx: ActionContext<M, S>,
-    next: (record: RecordOf<M>) => Record<string, unknown>,
-  ): Record<string, unknown>;
-}
-
-/** What the `list` step answers: a page of records and, when counted, the total. */
-export interface Listed<M> {
-  records: RecordOf<M>[];
-  total?: number;
-  /** Set when `total` is the store's estimate (`count=estimated`). */
-  estimated?: true;
-}
 
 /** Per-action field allow-lists. Every list defaults to all the model's attributes. */
 export interface FieldRules<M> {
@@ -164,6 +111,14 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
    */
   count?: boolean | 'estimated';
   estimateCountsAbove?: number;
+  /**
+   * The store keeps the number of records of each tenant that are not archived as writes commit,
+   * so that the count of an index without filters or `q` (the tenant's whole list) costs the
+   * same at a thousand records as at a million. Off by default: each create, archive, restore and
+   * destroy then writes one row more. The SQL store does it on PostgreSQL (a counts table kept by
+   * triggers, made by its migrations, see docs/stores.md); the other stores count as always.
+   */
+  keepCount?: boolean;
   /** Bounds on query strings, filter values, sort keys, JSON depth and the unknown fields a 422 lists (see `Limits`). */
   limits?: Partial<Limits>;
   /** Actions to disable: `{ update: false }` answers 405 (with `Allow`) to `PATCH`. */

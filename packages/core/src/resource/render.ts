@@ -8,7 +8,7 @@ import type { Context } from './context.js';
 import type { RecordOf } from './context-types.js';
 import { encodeCursor } from './cursor.js';
 import { addIncluded } from './include.js';
-import type { Listed } from './options.js';
+import type { Listed } from './step-types.js';
 import { cursorBinding } from './steps.js';
 
 type Rec = RecordOf<Record<string, unknown>>;

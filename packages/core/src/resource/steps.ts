@@ -4,7 +4,7 @@ import type { StoredRecord } from '../store/store.js';
 import type { Context } from './context.js';
 import type { Filter, RecordOf } from './context-types.js';
 import { type CursorBinding, decodeCursor } from './cursor.js';
-import type { Listed, Steps } from './options.js';
+import type { Listed, Steps } from './step-types.js';
 
 type Rec = RecordOf<Record<string, unknown>>;
 type Values = Partial<Record<string, unknown>>;

@@ -134,6 +134,12 @@ export interface CollectionSchema {
    */
   readonly archive?: string;
   /**
+   * The store may keep the number of records of each tenant that are not archived (the resource's
+   * `keepCount`), and answer from it the count of a list whose conditions are exactly the tenant's
+   * and the archive's (the SQL store does on PostgreSQL, see docs/stores.md).
+   */
+  readonly keepCount?: boolean;
+  /**
    * The collection serves live events: the store logs each committed change of its records,
    * before and after, in its change log (`store.changes()`).
    */
