@@ -28,15 +28,28 @@ export function constraintName(
   fields: readonly string[],
   suffix: 'idx' | 'key' | 'fkey' | 'check',
 ): string {
-  const name = `${table}_${fields.join('_')}_${suffix}`;
+  return fittedName(`${table}_${fields.join('_')}_${suffix}`, `_${suffix}`);
+}
+
+/**
+ * A name as it is when it fits the identifier limit, else a prefix of its whole code points, a
+ * hash of it, and its `ending` (the part that says what the object is).
+ *
+ * @example
+ * ```ts
+ * fittedName('issues__counts'); // 'issues__counts'
+ * fittedName(`${'x'.repeat(70)}_idx`, '_idx'); // 'xxx…x_1a2b3c4d_idx' (63 bytes)
+ * ```
+ */
+export function fittedName(name: string, ending = ''): string {
   if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
-  // Keep a prefix of whole code points that fits with `_<hash>_<suffix>`.
+  // Keep a prefix of whole code points that fits with `_<hash><ending>`.
   let kept = '';
   for (const character of name) {
-    if (Buffer.byteLength(kept + character) > MAX_IDENTIFIER - 10 - suffix.length) break;
+    if (Buffer.byteLength(kept + character) > MAX_IDENTIFIER - 9 - Buffer.byteLength(ending)) break;
     kept += character;
   }
-  return `${kept}_${hash(name)}_${suffix}`;
+  return `${kept}_${hash(name)}${ending}`;
 }
 
 /**

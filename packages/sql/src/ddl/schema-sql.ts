@@ -7,6 +7,7 @@ import {
   type Scalar,
 } from '@resourcery/core/store';
 import { dialectNamed, type SqlDialect, type SqlDialectSpec } from '../dialects/index.js';
+import { keptCountSql } from '../query/kept-count.js';
 import { searchDdl } from '../query/search-sql.js';
 import { referencedFirst } from './catalog.js';
 import { tableChecks } from './check-constraints.js';
@@ -69,7 +70,8 @@ function columnDefinition(attribute: AttributeSchema, dialect: SqlDialectSpec): 
  * index per unique set, the declared composite indexes, an index `(field, id)` for every field in
  * `schema.indexed` and every foreign key, a foreign key `<table>_<field>_fkey` per reference,
  * with its `ON DELETE` rule, a `CHECK (<field> IN (…))` named `<table>_<field>_check` per
- * attribute with `values`, and a searchable field's words column and its index (query/search-sql.ts).
+ * attribute with `values`, a searchable field's words column and its index (query/search-sql.ts),
+ * and a kept count's table and triggers (`keepCount` on PostgreSQL, query/kept-count.ts).
  * Nothing in them drops or changes an existing table.
  *
  * @example
@@ -101,7 +103,12 @@ export function createTableSql(
     );
   }
   for (const check of tableChecks(schema, spec, prefix)) definitions.push(check.definition);
-  return [...(search.before ?? []), ...spec.createTable(table, definitions, indexes), ...search.statements];
+  return [
+    ...(search.before ?? []),
+    ...spec.createTable(table, definitions, indexes),
+    ...search.statements,
+    ...keptCountSql(schema, table, spec),
+  ];
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CollectionSchema } from '@resourcery/core/store';
 import { type Kysely, sql } from 'kysely';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
+import { keptCountDrift } from '../query/kept-count.js';
 import { searchDrift } from '../query/search-drift.js';
 import { checksDrift } from './check-constraints.js';
 import { copiesMigration, type StoredJoin } from './join-copies.js';
@@ -77,6 +78,7 @@ export async function ensureTable(
     ...keysDrift(schema, keys, dialect, options.tablePrefix),
     ...checksDrift(schema, keys.checks, dialect, options.tablePrefix),
     ...(await searchDrift(db, schema, table, dialect, { columns, keys })),
+    ...(await keptCountDrift(db, schema, table, dialect)),
   );
   if (different.length > 0) {
     throw new Error(

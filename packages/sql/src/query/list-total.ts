@@ -2,6 +2,7 @@ import { ESTIMATE_ABOVE, type ListQuery, type ListResult } from '@resourcery/cor
 import { sql } from 'kysely';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
 import { joinCount } from './join-count.js';
+import { keptTotal } from './kept-count.js';
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
@@ -17,12 +18,14 @@ export function estimateCap(plan: CollectionPlan, query: ListQuery): number | un
 }
 
 /**
- * How many records the query matches: `count(*)` over all of them (from a join table alone when
- * {@link joinCount} can), or, when it may be estimated,
+ * How many records the query matches: the kept count when it answers the query ({@link keptTotal}),
+ * else `count(*)` over all of them (from a join table alone when {@link joinCount} can), or, when it may be estimated,
  * over at most one more than the cap (`SELECT count(*) FROM (SELECT 1 … LIMIT cap + 1)`), so
  * that a huge match costs no more than the cap's worth of rows.
  */
 function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
+  const kept = keptTotal(plan, db, query);
+  if (kept) return kept;
   const cap = estimateCap(plan, query);
   if (cap === undefined) return joinCount(plan, db, query) ?? plan.countSelect(db, query);
   const matching = plan.filtered(db.selectFrom(plan.table).select(sql`1`.as('one')), query.where);
@@ -134,7 +137,7 @@ export async function totalOf(
   else if (query.offset === 0 && !query.after) return { total: 0 };
   else total = Number((await totalSelect(plan, db, query).executeTakeFirstOrThrow()).total);
   const cap = estimateCap(plan, query);
-  if (cap === undefined || total <= cap || !plan.dialect.estimateRows) return { total };
+  if (cap === undefined || total <= cap || !plan.dialect.estimateRows || keptTotal(plan, db, query)) return { total };
   const filtered = plan.filtered(db.selectFrom(plan.table).select('id'), query.where);
   const estimate = await plan.dialect.estimateRows(db, filtered.compile()).catch(() => undefined);
   // A database that cannot explain (a PostgreSQL-compatible one without EXPLAIN's JSON): exact.

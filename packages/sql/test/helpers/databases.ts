@@ -3,6 +3,8 @@ import { redactUrl, type SqlStoreOptions, type SqlStoreProvider, sqlStore } from
 import type { StoreProviderOptions } from '@resourcery/testing/suites';
 import { sql } from 'kysely';
 import { inject, it } from 'vitest';
+import { dialectNamed } from '../../src/dialects/index.js';
+import { dropKeptCountSql } from '../../src/query/kept-count.js';
 
 /** The database servers the tests use, located by environment variables. */
 export const SERVERS = {
@@ -81,6 +83,8 @@ export function serverAvailable(name: ServerName): boolean {
 export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): SqlStoreProvider {
   // The store's own table of secrets too, made if something asked for one (`secret(name)`).
   const tables = new Set<string>([`${tablePrefix}resourcery_secrets`]);
+  // A kept count's table and trigger functions (PostgreSQL), which no table's drop takes along.
+  const kept = new Set<string>();
   return Object.assign(Object.create(provider) as SqlStoreProvider, {
     async init(schemas: readonly CollectionSchema[]) {
       // The change log's tables, made when a schema is live.
@@ -93,6 +97,7 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
       tables.add(`${tablePrefix}${schema.name}`);
       // The words table of a searchable collection on MySQL/MariaDB refers to it: dropped first.
       if (schema.search) tables.add(`${tablePrefix}${schema.name}__words`);
+      if (schema.keepCount) kept.add(`${tablePrefix}${schema.name}`);
       return provider.collection(schema);
     },
     async close() {
@@ -108,6 +113,10 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
             .catch(() => refused.push(table));
         }
         left = refused;
+      }
+      if (provider.dialect === 'postgres') {
+        for (const statement of [...kept].flatMap((table) => dropKeptCountSql(table, dialectNamed('postgres'))))
+          await sql.raw(statement).execute(provider.db);
       }
       await provider.close();
     },
