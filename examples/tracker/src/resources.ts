@@ -51,6 +51,9 @@ export const issues = defineResource({
   types: { dueDate: 'date' },
   defaults: { status: 'open', priority: 3 },
   archive: 'archivedAt',
+  // The organization's count of its issues (X-Total-Count of GET /api/issues) is kept as they are
+  // written, not counted on each request (PostgreSQL; docs/stores.md, "Kept counts").
+  keepCount: true,
   // GET /api/issues/stats?group=status,priority&sum=estimate (docs/statistics.md).
   stats: {
     group: ['status', 'priority', 'projectId', 'assigneeId', 'dueDate'],
