@@ -293,22 +293,36 @@ describe('a kept count', () => {
       store.collection(issues);
       const refusal = store.init(schemas);
       await expect(refusal).rejects.toThrow(
-        `no table "${tables}issues__counts" for its kept count (keepCount): run DO`,
+        `its kept count (keepCount) has no table "${tables}issues__counts": run DO`,
       );
-      const message = (await refusal.catch((error: Error) => error.message)) as string;
-      const statement = /run (DO \$resourcery\$[\s\S]*?\$resourcery\$)/.exec(message)?.[1] as string;
+      const statementOf = async (refused: Promise<unknown>) => {
+        const message = (await refused.catch((error: Error) => error.message)) as string;
+        return /run (DO \$resourcery\$[\s\S]*?\$resourcery\$)/.exec(message)?.[1] as string;
+      };
+      const statement = await statementOf(refusal);
+      const oid = async () =>
+        (await sql<{ oid: number }>`select to_regclass(${`"${tables}issues__counts"`})::oid as oid`.execute(db)).rows[0]
+          ?.oid;
       await sql.raw(statement).execute(db);
-      await sql.raw(statement).execute(db); // a second run does nothing
+      const made = await oid();
+      await sql.raw(statement).execute(db); // a second run leaves it as it is
+      expect(await oid()).toBe(made);
       await store.init(schemas);
       expect(await counts(db, tables)).toEqual({ kept: { 1: 20 }, actual: { 1: 20 } });
       expect((await store.collection(issues).list(listOf(1))).total).toBe(20);
-      // A trigger dropped by hand: refused, with what to do.
-      await sql`drop trigger ${sql.ref(`${tables}issues__count_insert`)} on ${sql.table(`${tables}issues`)}`.execute(
+      // A trigger dropped by hand, and rows written without it: refused, and the statement counts afresh.
+      const issuesTable = sql.table(`${tables}issues`);
+      await sql`drop trigger ${sql.ref(`${tables}issues__count_insert`)} on ${issuesTable}`.execute(db);
+      await sql`insert into ${issuesTable} ("orgId", "projectId", title) values (1, ${project.id}, 'y'), (1, ${project.id}, 'z')`.execute(
         db,
       );
-      await expect(store.init(schemas)).rejects.toThrow(
-        `no trigger "${tables}issues__count_insert" keeping its count (keepCount): drop the table "${tables}issues__counts", then run DO`,
+      const again = store.init(schemas);
+      await expect(again).rejects.toThrow(
+        `its kept count (keepCount) has no trigger "${tables}issues__count_insert": run DO`,
       );
+      await sql.raw(await statementOf(again)).execute(db);
+      await store.init(schemas);
+      expect(await counts(db, tables)).toEqual({ kept: { 1: 22 }, actual: { 1: 22 } });
     }));
 
   it('postgres: the migration that creates the tables makes it, and its down removes it', () =>

@@ -43,10 +43,11 @@ export function keepsCount(schema: CollectionSchema, dialect: SqlDialectSpec): b
 }
 
 /**
- * The statement that makes a table's kept count if it has none: one `DO` block that creates the
- * counts table, its functions and triggers, then counts the rows already there (`GROUP BY` the
- * tenant), all in one transaction and after the triggers hold the table's writers back, so that
- * no write is counted twice or missed. Nothing when the table's count is not kept.
+ * The statement that makes a table's kept count unless it has it whole: one `DO` block that (when
+ * the counts table or one of its triggers is missing) drops what is left of it, creates the counts
+ * table, its functions and triggers, then counts the rows already there (`GROUP BY` the tenant),
+ * all in one transaction and after the triggers hold the table's writers back, so that no write is
+ * counted twice or missed. Nothing when the table's count is not kept.
  *
  * @example
  * ```ts
@@ -77,10 +78,14 @@ export function keptCountSql(schema: CollectionSchema, table: string, dialect: S
   const t = q(table);
   const changes = countChanges(schema, dialect);
   const column = tenant && `${key} ${dialect.columnType({ ...tenant, nullable: false })} NOT NULL, `;
+  const wanted = triggers(schema, dialect, table);
+  const found = `SELECT count(*) FROM pg_trigger WHERE tgrelid = ${dialect.quoteString(t)}::regclass AND tgname IN (${wanted.map(dialect.quoteString).join(', ')})`;
   return [
     [
       'DO $resourcery$ BEGIN',
-      `IF to_regclass(${dialect.quoteString(counts)}) IS NOT NULL THEN RETURN; END IF;`,
+      `IF to_regclass(${dialect.quoteString(counts)}) IS NOT NULL AND (${found}) = ${wanted.length} THEN RETURN; END IF;`,
+      `DROP TABLE IF EXISTS ${counts};`,
+      ...wanted.map((name) => `DROP TRIGGER IF EXISTS ${q(name)} ON ${t};`),
       `CREATE TABLE ${counts} (${column ?? ''}"shard" SMALLINT NOT NULL, "live" BIGINT NOT NULL, PRIMARY KEY (${keys}));`,
       fn(names.insert, counted('new_rows', '')),
       fn(names.delete, counted('old_rows', '-')),
@@ -140,14 +145,19 @@ export function dropKeptCountSql(table: string, dialect: SqlDialectSpec): string
   ];
 }
 
+/** The triggers of a table's kept count: an insert's, a delete's, a TRUNCATE's, and an update's if one can change it. */
+function triggers(schema: CollectionSchema, dialect: SqlDialectSpec, table: string): string[] {
+  const { counts, update, ...others } = objects(table);
+  return [...Object.values(others), ...(countChanges(schema, dialect) ? [update] : [])];
+}
+
 /**
- * What an existing table lacks of its kept count: the counts table, or one of its triggers (then
- * the statements of {@link keptCountSql} would do nothing, since it makes them only with the
- * table: dropping the counts table first makes them again, counted afresh).
+ * What an existing table lacks of its kept count: the counts table, or one of its triggers, with
+ * the statement of {@link keptCountSql} that makes them again (and counts the rows afresh).
  *
  * @example
  * ```ts
- * await keptCountDrift(db, schema, 'issues', postgres); // ['no table "issues__counts" for the kept count: run …']
+ * await keptCountDrift(db, schema, 'issues', postgres); // ['its kept count (keepCount) has no table "issues__counts": run DO …']
  * ```
  */
 export async function keptCountDrift(
@@ -158,19 +168,22 @@ export async function keptCountDrift(
 ): Promise<string[]> {
   const [statement] = keptCountSql(schema, table, dialect);
   if (statement === undefined) return [];
-  const { counts, update, ...others } = objects(table);
-  const needed = [...Object.values(others), ...(countChanges(schema, dialect) ? [update] : [])];
+  const { counts } = objects(table);
+  const needed = triggers(schema, dialect, table);
   const { rows } = await sql<{
     name: string;
     counts: string | null;
   }>`select tgname as name, to_regclass(${dialect.quote(counts)})::text as counts
     from pg_trigger where tgrelid = to_regclass(${dialect.quote(table)}) and tgname in (${sql.join(needed)})
     union all select null, to_regclass(${dialect.quote(counts)})::text`.execute(db);
-  if (!rows.some((row) => row.counts)) return [`no table "${counts}" for its kept count (keepCount): run ${statement}`];
-  const missing = needed.filter((name) => !rows.some((row) => row.name === name));
-  if (missing.length === 0) return [];
-  const list = missing.map((name) => `"${name}"`).join(', ');
-  return [`no trigger ${list} keeping its count (keepCount): drop the table "${counts}", then run ${statement}`];
+  const missing = needed.filter((name) => !rows.some((row) => row.name === name)).map((name) => `"${name}"`);
+  const lacks = !rows.some((row) => row.counts)
+    ? `no table "${counts}"`
+    : missing.length > 0
+      ? `no trigger ${missing.join(', ')}`
+      : undefined;
+  if (!lacks) return [];
+  return [`its kept count (keepCount) has ${lacks}: run ${statement} (it makes them and counts the rows afresh)`];
 }
 
 /**
