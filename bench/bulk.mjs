@@ -36,6 +36,8 @@ const HELP = `Usage: node bench/bulk.mjs [options]
   --variants A,B    singles, bulk, by-hand (default all; one alone, for a CPU profile)
   --pg-url URL      server to use (default $PG_URL or postgres://postgres@127.0.0.1:5432/test); the
                     benchmark's tables are bulk_* in its own database (${BENCH_DATABASE})
+  --keep-count off  the tracker's issues without their kept count (keepCount: the triggers that keep
+                    each organization's count on PostgreSQL, which every variant's writes then skip)
   --uniform         every entry sends every field (null where it has no value), rather than a
                     mix of entries that leave different optional fields out
   --source          the library from its sources (esbuild) rather than the built dist/
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     variants: { type: 'string', default: 'singles,bulk,by-hand' },
     'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     uniform: { type: 'boolean', default: false },
+    'keep-count': { type: 'string', default: 'on' },
     source: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -60,7 +63,7 @@ if (args.help) {
 }
 
 const lib = await importBundle(
-  `export { bearerJwt, createApi } from '@resourcery/core';
+  `export { bearerJwt, createApi, defineResource } from '@resourcery/core';
    export { searchWords } from '@resourcery/core/store';
    export { sqlStore } from '@resourcery/sql';
    export { resources } from './examples/tracker/src/resources.ts';
@@ -69,6 +72,13 @@ const lib = await importBundle(
   { source: args.source, name: 'bulk' },
 );
 
+/** The tracker's resources, its issues without their kept count with `--keep-count off`. */
+const RESOURCES =
+  args['keep-count'] === 'off'
+    ? lib.resources.map((resource) =>
+        resource.name === 'issue' ? lib.defineResource({ ...resource.options, keepCount: false }) : resource,
+      )
+    : lib.resources;
 const RECORDS = Number(args.records);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args.warmup);
@@ -190,7 +200,7 @@ async function seed(api) {
 /** The tracker's API on `store`, as the example builds it (bearer tokens, tenancy by `orgId`). */
 function apiOn(store) {
   return lib.createApi({
-    resources: lib.resources,
+    resources: RESOURCES,
     store,
     secret: 'bulk bench cursor secret, 16+ characters',
     authenticate: lib.bearerJwt({ secret: SECRET, principal: lib.trackerPrincipal }),
@@ -250,7 +260,7 @@ async function openPostgres() {
     types: { getTypeParser: (oid, format) => (oid === DATE ? (text) => text : pg.types.getTypeParser(oid, format)) },
   });
   return {
-    label: `PostgreSQL ${version.split(' ')[0]}`,
+    label: `PostgreSQL ${version.split(' ')[0]}${args['keep-count'] === 'off' ? ' (issues without keepCount)' : ''}`,
     // The CPU time of this process and of the database's server processes that serve it (the
     // library's pool and the route's), once both pools are open.
     clock: async () => {

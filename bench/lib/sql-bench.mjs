@@ -45,10 +45,17 @@ export function cpuClock(pids = []) {
       }
     })
     .map((dir) => `${dir}/schedstat`);
+  // A server process that has ended (a pool closed its idle connection) counts what it had used.
+  const last = new Map();
   const clock = () => {
     const { user, system } = process.cpuUsage();
     let ms = (user + system) / 1000;
-    for (const file of files) ms += Number(readFileSync(file, 'latin1').split(' ')[0]) / 1e6;
+    for (const file of files) {
+      try {
+        last.set(file, Number(readFileSync(file, 'latin1').split(' ')[0]) / 1e6);
+      } catch {}
+      ms += last.get(file) ?? 0;
+    }
     return ms;
   };
   clock.servers = files.length;
