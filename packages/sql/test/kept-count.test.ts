@@ -198,6 +198,27 @@ describe('a kept count', () => {
       expect((await issuesOf.list(listOf(1))).total).toBe(0);
     }));
 
+  it('postgres: without a tenant or an archive, the whole table is counted from it', () =>
+    onCapturingStore('postgres', async ({ captured, store }) => {
+      const [parent, plain] = resourceSchemas([
+        projectResource,
+        defineResource({ name: 'issue', model: Issue, keepCount: true, relations: issueResource.options.relations }),
+      ]) as [CollectionSchema, CollectionSchema];
+      await store.init([parent, plain]);
+      const project = await store.collection(parent).create({ orgId: 1, name: 'A' });
+      const issuesOf = store.collection(plain);
+      await issuesOf.createMany?.([1, 2, 3].map((n) => ({ orgId: n, projectId: project.id, title: `t${n}` })));
+      await issuesOf.update(1, { archivedAt: '2026-01-01T00:00:00.000Z', orgId: 2 }, []); // no count changes
+      await issuesOf.destroy(2, []);
+      const list = (where: Condition[]) => ({ ...listOf(1), where });
+      captured.length = 0;
+      expect((await issuesOf.list(list([]))).total).toBe(2);
+      expect(captured.map((query) => query.sql).join('\n')).toContain('__counts');
+      captured.length = 0;
+      expect((await issuesOf.list(list([{ field: 'orgId', values: [2] }]))).total).toBe(1);
+      expect(captured.map((query) => query.sql).join('\n')).not.toContain('__counts');
+    }));
+
   it('postgres: concurrent writers of one tenant and random writes keep it exact (property)', async () => {
     const tablePrefix = `kc${Math.random().toString(36).slice(2, 8)}_`;
     const store = droppingTables(sqlStore(SERVERS.postgres.url, { tablePrefix }), tablePrefix);
