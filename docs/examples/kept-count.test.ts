@@ -29,18 +29,14 @@ async function answers(store: Store) {
   };
 }
 
+/** What both databases answer: two of organization 1's three tickets once one is archived, and so on. */
+const ANSWERS = { one: '2', two: '1', filtered: '2', archived: '3', restored: 200, after: '3' };
+
 describe('a kept count', () => {
   it('SQLite counts: the answers a kept count must give', async () => {
     const store = sqlStore('sqlite::memory:');
     try {
-      expect(await answers(store)).toEqual({
-        one: '2',
-        two: '1',
-        filtered: '2',
-        archived: '3',
-        restored: 200,
-        after: '3',
-      });
+      expect(await answers(store)).toEqual(ANSWERS);
     } finally {
       await store.close();
     }
@@ -52,14 +48,7 @@ describe('a kept count', () => {
       const { url, drop } = await freshPostgresDatabase('kept_count');
       const store = sqlStore(url);
       try {
-        expect(await answers(store)).toEqual({
-          one: '2',
-          two: '1',
-          filtered: '2',
-          archived: '3',
-          restored: 200,
-          after: '3',
-        });
+        expect(await answers(store)).toEqual(ANSWERS);
         const { rows } = await sql<{ orgId: string; live: string }>`select "orgId", sum(live) as live
         from tickets__counts group by 1 order by 1`.execute(store.db);
         expect(rows).toEqual([
