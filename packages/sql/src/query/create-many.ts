@@ -152,9 +152,9 @@ async function written(
   await writeWordsOfMany(tx, plan.schema, plan.table, withColumns, plan.dialect);
   for (const set of plan.idSets.sets) {
     const linked = given.flatMap((sets, i) =>
-      sets.filter(([one]) => one === set).map(([, to]) => [ids[i] as Id, to] as const),
+      sets.filter(([one]) => one === set).map(([, to]) => [ids[i] as Id, to, rows[i]] as const),
     );
-    if (linked.length > 0) await plan.idSets.add(tx, set, linked);
+    if (linked.length > 0) await plan.idSets.add(tx, set, linked, true);
   }
   return records;
 }

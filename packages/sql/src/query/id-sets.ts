@@ -13,6 +13,12 @@ import type { SqlDialectSpec } from '../dialects/dialect.js';
 import { oneOff } from '../execute/statement-cache.js';
 import type { Db } from '../store/collection-plan.js';
 
+/** The columns a write put in a record's row, as it sent them to the database. */
+type Columns = Readonly<Record<string, unknown>>;
+
+/** Whether a column's value is SQL the database computes (which a copy must read, not compute again). */
+const isExpression = (value: unknown) => typeof value === 'object' && value !== null && 'toOperationNode' in value;
+
 // The sets of ids a collection's records hold through join tables (many-to-many relations,
 // `labelIds`): read in the record's own statement as a correlated aggregate (one statement per
 // page, whatever its size), written with the record in one transaction, each join row with its
@@ -52,6 +58,8 @@ export class IdSets {
   readonly fields: ReadonlySet<string>;
 
   readonly #table: string;
+  /** The attributes a create that leaves them out writes as NULL (no default, not a timestamp). */
+  readonly #nullWhenLeftOut: ReadonlySet<string>;
 
   constructor(
     schema: CollectionSchema,
@@ -62,6 +70,9 @@ export class IdSets {
     this.sets = schema.sets ?? [];
     this.fields = new Set(this.sets.map((set) => set.field));
     this.#table = catalog.table(schema.name);
+    this.#nullWhenLeftOut = new Set(
+      schema.attributes.filter((a) => a.default === undefined && !a.timestamp).map((a) => a.name),
+    );
   }
 
   /** The table of a collection of the store, by its name (with the store's prefix). */
@@ -131,10 +142,13 @@ export class IdSets {
     return given;
   }
 
-  /** Replaces a record's join rows of one set by those of `ids`, on the write's transaction. */
-  async write(db: Db, set: IdSet, id: Id, ids: readonly Id[]): Promise<void> {
+  /**
+   * Replaces a record's join rows of one set by those of `ids`, on the write's transaction
+   * (`columns`: what the write put in the record's row, `created` when it made the row, see {@link add}).
+   */
+  async write(db: Db, set: IdSet, id: Id, ids: readonly Id[], columns?: Columns, created = false): Promise<void> {
     await db.deleteFrom(this.tableOf(set.through)).where(set.key, '=', id).execute();
-    await this.add(db, set, [[id, ids]]);
+    await this.add(db, set, [[id, ids, columns]], created);
   }
 
   /**
@@ -152,20 +166,34 @@ export class IdSets {
 
   /**
    * Adds the join rows of one set for records that have none yet (each record's id with its
-   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement);
-   * the fields each row copies from its record are read from the record's row, already written.
+   * ids), in one multi-row INSERT (more when the rows outgrow the parameters of a statement).
+   * The fields each row copies from its record are the values the write put in the record's row
+   * (its `columns`; NULL for one that a create, `created`, left out and that has no default),
+   * else read from the row, already written, by a subquery per join row: planning several
+   * hundred of those made a bulk create's join rows take 40 ms on PostgreSQL (docs/performance.md,
+   * "Bulk creates").
    */
-  async add(db: Db, set: IdSet, records: readonly (readonly [Id, readonly Id[]])[]): Promise<void> {
+  async add(
+    db: Db,
+    set: IdSet,
+    records: readonly (readonly [Id, readonly Id[], Columns?])[],
+    created = false,
+  ): Promise<void> {
     const copies = this.copies(set);
-    const copied = (id: Id) =>
+    const known = (field: string, columns: Columns | undefined) =>
+      columns !== undefined &&
+      (field in columns ? !isExpression(columns[field]) : created && this.#nullWhenLeftOut.has(field));
+    const copied = (id: Id, columns: Columns | undefined) =>
       Object.fromEntries(
         copies.map((field) => [
           field,
-          sql`(select ${sql.ref(field)} from ${sql.table(this.#table)} where ${sql.ref('id')} = ${id})`,
+          known(field, columns)
+            ? (columns?.[field] ?? null)
+            : sql`(select ${sql.ref(field)} from ${sql.table(this.#table)} where ${sql.ref('id')} = ${id})`,
         ]),
       );
-    const rows = records.flatMap(([id, ids]) =>
-      ids.map((other) => ({ [set.key]: id, [set.value]: other, ...copied(id) })),
+    const rows = records.flatMap(([id, ids, columns]) =>
+      ids.map((other) => ({ [set.key]: id, [set.value]: other, ...copied(id, columns) })),
     );
     const most = Math.floor(this.dialect.maxParameters / (2 + copies.length));
     try {

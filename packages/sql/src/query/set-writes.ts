@@ -44,7 +44,7 @@ export async function createWithSets(
     id ??= Number(result.insertId);
   }
   await writeWords(tx, plan.schema, plan.table, id as Id, columns, plan.dialect, true);
-  for (const [set, ids] of sets) await plan.idSets.write(tx, set, id as Id, ids);
+  for (const [set, ids] of sets) await plan.idSets.write(tx, set, id as Id, ids, columns, true);
   return (await read(tx, id as Id, [])) as StoredRecord;
 }
 
@@ -93,7 +93,7 @@ export async function updateWithSets(
     if (result.numUpdatedRows === 0n) return undefined;
     await afterRowUpdate(plan, tx, id, columns);
   } else if (!(await read(tx, id, where))) return undefined;
-  for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids);
+  for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids, columns);
   return read(tx, id, []);
 }
 
