@@ -180,9 +180,10 @@ export class IdSets {
     created = false,
   ): Promise<void> {
     const copies = this.copies(set);
+    // A value left undefined is no value (Kysely leaves the column out): like a field not given.
     const known = (field: string, columns: Columns | undefined) =>
       columns !== undefined &&
-      (field in columns ? !isExpression(columns[field]) : created && this.#nullWhenLeftOut.has(field));
+      (columns[field] !== undefined ? !isExpression(columns[field]) : created && this.#nullWhenLeftOut.has(field));
     const copied = (id: Id, columns: Columns | undefined) =>
       Object.fromEntries(
         copies.map((field) => [
