@@ -170,27 +170,54 @@ export async function keptCountDrift(
   if (statement === undefined) return [];
   const { counts } = objects(table);
   const needed = triggers(schema, dialect, table);
-  const { rows } = await sql<{
-    name: string;
-    counts: string | null;
-  }>`select tgname as name, to_regclass(${dialect.quote(counts)})::text as counts
-    from pg_trigger where tgrelid = to_regclass(${dialect.quote(table)}) and tgname in (${sql.join(needed)})
-    union all select null, to_regclass(${dialect.quote(counts)})::text`.execute(db);
-  const missing = needed.filter((name) => !rows.some((row) => row.name === name)).map((name) => `"${name}"`);
-  const lacks = !rows.some((row) => row.counts)
-    ? `no table "${counts}"`
-    : missing.length > 0
-      ? `no trigger ${missing.join(', ')}`
-      : undefined;
+  const { rows } = await sql<{ counts: boolean; names: string[] }>`select
+    to_regclass(${dialect.quote(counts)}) is not null as counts,
+    array(select tgname::text from pg_trigger where tgrelid = to_regclass(${dialect.quote(table)})) as names`.execute(
+    db,
+  );
+  const [{ counts: made = false, names = [] } = {}] = rows;
+  const missing = needed.filter((name) => !names.includes(name)).map((name) => `"${name}"`);
+  const lacks = !made ? `no table "${counts}"` : missing.length > 0 ? `no trigger ${missing.join(', ')}` : undefined;
   if (!lacks) return [];
   return [`its kept count (keepCount) has ${lacks}: run ${statement} (it makes them and counts the rows afresh)`];
 }
 
 /**
- * The kept count's select that answers a list's total, when the store keeps the collection's count
- * and the list's conditions are exactly those of the tenant's whole list: the tenant's one value (if
- * the collection has a tenant) and the archive's `IS NULL` (if it archives), nothing else (no filter,
- * no search, no relation, no row rule); `undefined` otherwise.
+ * The tenant's conditions of a list (one, or none without a tenant) when its conditions are
+ * exactly those of the tenant's whole list: the tenant's one value (if the collection has a
+ * tenant) and the archive's `IS NULL` (if it archives), nothing else (no filter, no search, no
+ * relation, no row rule), on a collection whose count is kept; `undefined` otherwise.
+ */
+function wholeList(plan: CollectionPlan, query: ListQuery): Condition[] | undefined {
+  const { schema } = plan;
+  if (!keepsCount(schema, plan.dialect) || query.perGroup) return undefined;
+  const plain = (condition: Condition) => !condition.related && !condition.search && condition.values.length === 1;
+  const tenant = (condition: Condition) =>
+    plain(condition) && condition.field === schema.tenant && !condition.op && condition.values[0] !== null;
+  const live = (condition: Condition) =>
+    plain(condition) && condition.field === schema.archive && condition.op === 'null' && condition.values[0] === true;
+  const wanted = [schema.tenant && tenant, schema.archive && live].filter((test) => typeof test === 'function');
+  const { where } = query;
+  if (where.length !== wanted.length || wanted.some((test) => where.filter(test).length !== 1)) return undefined;
+  return where.filter(tenant);
+}
+
+/**
+ * Whether the kept count answers a list's total ({@link keptTotal}): then exactly, whatever the
+ * list's `count` asks.
+ *
+ * @example
+ * ```ts
+ * keptAnswers(plan, { ...query, where: [{ field: 'orgId', values: [1] }, { field: 'archivedAt', values: [true], op: 'null' }] }); // true
+ * ```
+ */
+export function keptAnswers(plan: CollectionPlan, query: ListQuery): boolean {
+  return wholeList(plan, query) !== undefined;
+}
+
+/**
+ * The kept count's select that answers a list's total when {@link keptAnswers}: the sum of the
+ * tenant's rows of the counts table; `undefined` otherwise.
  *
  * @example
  * ```ts
@@ -199,21 +226,9 @@ export async function keptCountDrift(
  * ```
  */
 export function keptTotal(plan: CollectionPlan, db: Db, query: ListQuery): Select | undefined {
-  const { schema } = plan;
-  if (!keepsCount(schema, plan.dialect) || query.perGroup) return undefined;
-  const tenant = (condition: Condition) =>
-    condition.field === schema.tenant && !condition.op && condition.values.length === 1 && condition.values[0] !== null;
-  const live = (condition: Condition) =>
-    condition.field === schema.archive &&
-    condition.op === 'null' &&
-    condition.values.length === 1 &&
-    condition.values[0] === true;
-  const wanted = [schema.tenant && tenant, schema.archive && live].filter((test) => typeof test === 'function');
-  const { where } = query;
-  if (where.length !== wanted.length || wanted.some((test) => where.filter(test).length !== 1)) return undefined;
-  if (where.some((condition) => condition.related || condition.search)) return undefined;
-  const counts = objects(plan.table).counts;
+  const tenant = wholeList(plan, query);
+  if (!tenant) return undefined;
   return plan
-    .filtered(db.selectFrom(counts), where.filter(tenant))
+    .filtered(db.selectFrom(objects(plan.table).counts), tenant)
     .select(sql<string>`coalesce(sum(${sql.ref('live')}), 0)`.as('total'));
 }

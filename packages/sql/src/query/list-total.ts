@@ -2,7 +2,7 @@ import { ESTIMATE_ABOVE, type ListQuery, type ListResult } from '@resourcery/cor
 import { sql } from 'kysely';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
 import { joinCount } from './join-count.js';
-import { keptTotal } from './kept-count.js';
+import { keptAnswers, keptTotal } from './kept-count.js';
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
@@ -10,10 +10,12 @@ const TOTAL = 'resourcery_total';
 /**
  * The most matches a list counts exactly before it may answer the planner's estimate instead:
  * with `count: 'estimated'` on a dialect that estimates (PostgreSQL), not for a per-group list
- * (an `include`'s, whose groups bound it). `undefined` when the count is exact whatever it is.
+ * (an `include`'s, whose groups bound it), nor for one whose total the kept count answers
+ * (query/kept-count.ts). `undefined` when the count is exact whatever it is.
  */
 export function estimateCap(plan: CollectionPlan, query: ListQuery): number | undefined {
-  if (query.count !== 'estimated' || !plan.dialect.estimateRows || query.perGroup) return undefined;
+  if (query.count !== 'estimated' || !plan.dialect.estimateRows || query.perGroup || keptAnswers(plan, query))
+    return undefined;
   return query.estimateAbove ?? ESTIMATE_ABOVE;
 }
 
@@ -24,10 +26,8 @@ export function estimateCap(plan: CollectionPlan, query: ListQuery): number | un
  * that a huge match costs no more than the cap's worth of rows.
  */
 function totalSelect(plan: CollectionPlan, db: Db, query: ListQuery): Select {
-  const kept = keptTotal(plan, db, query);
-  if (kept) return kept;
   const cap = estimateCap(plan, query);
-  if (cap === undefined) return joinCount(plan, db, query) ?? plan.countSelect(db, query);
+  if (cap === undefined) return keptTotal(plan, db, query) ?? joinCount(plan, db, query) ?? plan.countSelect(db, query);
   const matching = plan.filtered(db.selectFrom(plan.table).select(sql`1`.as('one')), query.where);
   return db.selectFrom(matching.limit(cap + 1).as('capped')).select((eb) => eb.fn.countAll().as('total'));
 }
@@ -137,7 +137,7 @@ export async function totalOf(
   else if (query.offset === 0 && !query.after) return { total: 0 };
   else total = Number((await totalSelect(plan, db, query).executeTakeFirstOrThrow()).total);
   const cap = estimateCap(plan, query);
-  if (cap === undefined || total <= cap || !plan.dialect.estimateRows || keptTotal(plan, db, query)) return { total };
+  if (cap === undefined || total <= cap || !plan.dialect.estimateRows) return { total };
   const filtered = plan.filtered(db.selectFrom(plan.table).select('id'), query.where);
   const estimate = await plan.dialect.estimateRows(db, filtered.compile()).catch(() => undefined);
   // A database that cannot explain (a PostgreSQL-compatible one without EXPLAIN's JSON): exact.
