@@ -13,7 +13,7 @@ import { referencedFirst } from '../ddl/catalog.js';
 import { storedSchemas } from '../ddl/join-copies.js';
 import { createTableSql } from '../ddl/schema-sql.js';
 import { detectDialect, dialectNamed, type SqlDialect } from '../dialects/index.js';
-import { dropKeptCountSql, keepsCount } from '../query/kept-count.js';
+import { dropKeptCountSql } from '../query/kept-count.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run on any database
 type Db = Kysely<any>;
@@ -85,8 +85,7 @@ export function createTablesMigration(schemas: readonly CollectionSchema[], opti
         // A search's own tables first (docs/search.md): MySQL's words table refers to the table.
         const search = schema.search ? [`${table}__words`, `${table}__search`] : [];
         for (const name of [...search, table]) await db.schema.dropTable(name).ifExists().execute();
-        if (keepsCount(schema, dialect))
-          for (const statement of dropKeptCountSql(table, dialect)) await sql.raw(statement).execute(db);
+        for (const statement of dropKeptCountSql(schema, table, dialect)) await sql.raw(statement).execute(db);
       }
     },
   };

@@ -130,14 +130,16 @@ function countChanges(schema: CollectionSchema, dialect: SqlDialectSpec): string
 
 /**
  * The statements that remove a table's kept count (a migration's `down`): its table and functions
- * (the triggers go with the table they are on, or with their functions).
+ * (the triggers go with the table they are on, or with their functions). Nothing when the table's
+ * count is not kept.
  *
  * @example
  * ```ts
- * dropKeptCountSql('issues', postgres); // ['DROP TABLE IF EXISTS "issues__counts"', 'DROP FUNCTION IF EXISTS … CASCADE', …]
+ * dropKeptCountSql(issues, 'issues', postgres); // ['DROP TABLE IF EXISTS "issues__counts"', 'DROP FUNCTION IF EXISTS … CASCADE', …]
  * ```
  */
-export function dropKeptCountSql(table: string, dialect: SqlDialectSpec): string[] {
+export function dropKeptCountSql(schema: CollectionSchema, table: string, dialect: SqlDialectSpec): string[] {
+  if (!keepsCount(schema, dialect)) return [];
   const { counts, ...functions } = objects(table);
   return [
     `DROP TABLE IF EXISTS ${dialect.quote(counts)}`,

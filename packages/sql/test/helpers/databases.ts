@@ -84,7 +84,7 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
   // The store's own table of secrets too, made if something asked for one (`secret(name)`).
   const tables = new Set<string>([`${tablePrefix}resourcery_secrets`]);
   // A kept count's table and trigger functions (PostgreSQL), which no table's drop takes along.
-  const kept = new Set<string>();
+  const kept = new Map<string, CollectionSchema>();
   return Object.assign(Object.create(provider) as SqlStoreProvider, {
     async init(schemas: readonly CollectionSchema[]) {
       // The change log's tables, made when a schema is live.
@@ -97,7 +97,7 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
       tables.add(`${tablePrefix}${schema.name}`);
       // The words table of a searchable collection on MySQL/MariaDB refers to it: dropped first.
       if (schema.search) tables.add(`${tablePrefix}${schema.name}__words`);
-      if (schema.keepCount) kept.add(`${tablePrefix}${schema.name}`);
+      if (schema.keepCount) kept.set(`${tablePrefix}${schema.name}`, schema);
       return provider.collection(schema);
     },
     async close() {
@@ -114,9 +114,9 @@ export function droppingTables(provider: SqlStoreProvider, tablePrefix = ''): Sq
         }
         left = refused;
       }
-      if (provider.dialect === 'postgres') {
-        for (const statement of [...kept].flatMap((table) => dropKeptCountSql(table, dialectNamed('postgres'))))
-          await sql.raw(statement).execute(provider.db);
+      const dialect = dialectNamed(provider.dialect);
+      for (const [table, schema] of kept) {
+        for (const statement of dropKeptCountSql(schema, table, dialect)) await sql.raw(statement).execute(provider.db);
       }
       await provider.close();
     },
