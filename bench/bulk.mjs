@@ -232,6 +232,20 @@ async function openSqlite() {
     api,
     route: byHand(sqliteIssues(database, '')),
     count: async () => database.prepare('select count(*) from issues').pluck().get(),
+    stored: async (ids) => {
+      const marks = ids.map(() => '?').join(', ');
+      const joins = database
+        .prepare(`select "issueId", "labelId", "orgId", "archivedAt" from issue_labels where "issueId" in (${marks})`)
+        .raw()
+        .all(...ids);
+      const changes = database
+        .prepare(
+          `select "recordId", kind, "after" from resourcery_changes where collection = 'issues' and "recordId" in (${marks})`,
+        )
+        .raw()
+        .all(...ids.map(String));
+      return { joins, changes };
+    },
     close: async () => {
       await api.close();
       database.close();
@@ -270,6 +284,18 @@ async function openPostgres() {
     api,
     route: byHand(postgresIssues(pool, PREFIX)),
     count: async () => Number((await pool.query(`select count(*) from ${PREFIX}issues`)).rows[0].count),
+    stored: async (ids) => {
+      const rows = async (text, values) => (await pool.query({ text, values, rowMode: 'array' })).rows;
+      const joins = await rows(
+        `select "issueId"::int, "labelId"::int, "orgId"::int, "archivedAt" from ${PREFIX}issue_labels where "issueId" = any($1)`,
+        [ids],
+      );
+      const changes = await rows(
+        `select "recordId", kind, "after" from ${PREFIX}resourcery_changes where collection = 'issues' and "recordId" = any($1)`,
+        [ids.map(String)],
+      );
+      return { joins, changes };
+    },
     close: async () => {
       await api.close();
       await pool.end();
@@ -288,6 +314,28 @@ function comparable(body) {
   });
 }
 
+/**
+ * What (b) and (c) wrote besides the issues is alike: the join rows with their copies of the
+ * issue's tenant and archive, and one `created` change per issue whose record is the answer's.
+ */
+async function sameStored(target, ...bodies) {
+  const views = [];
+  for (const body of bodies) {
+    const ids = JSON.parse(body).issues.map((issue) => issue.id);
+    const at = (id) => ids.indexOf(Number(id));
+    const { joins, changes } = await target.stored(ids);
+    const recordOf = (text) => comparable(`{"issues":[${text}]}`)[0];
+    views.push(
+      JSON.stringify([
+        joins.map(([issue, ...rest]) => [at(issue), ...rest]).sort(),
+        changes.map(([id, kind, after]) => [at(id), kind, recordOf(after)]).sort((a, b) => a[0] - b[0]),
+      ]),
+    );
+  }
+  if (views[0] !== views[1])
+    throw new Error(`check: the join rows or changes differ\n${views.map((view) => view.slice(0, 2000)).join('\n')}`);
+}
+
 /** (b) and (c) answer one batch alike, and a single create its first record; a bad batch is refused alike, nothing written. */
 async function check(target, seeded) {
   const batch = batchOf(0xc0ffee, seeded);
@@ -303,6 +351,7 @@ async function check(target, seeded) {
     throw new Error(
       `check: the answers differ\n${JSON.stringify(b[0])}\n${JSON.stringify(c[0])}\n${JSON.stringify(s[0])}`,
     );
+  await sameStored(target, bulk.body, hand.body);
   const ok = batch[1];
   const bad = [
     ok,

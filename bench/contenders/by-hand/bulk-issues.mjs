@@ -6,7 +6,8 @@
 // on the tracker's own `Issue` model, with the defaults (`status`, `priority`) applied; the
 // project, assignee and labels each looked up once for the whole batch among the caller's
 // organization's; then, in one transaction, ONE multi-row `INSERT ... RETURNING` of the issues
-// (with their search words) and one multi-row `INSERT` of their join rows; the answer the
+// (with their search words), one multi-row `INSERT` of their join rows and one of their changes
+// (the tracker's issues are live; bulk-issues-sql.mjs); the answer the
 // library gives (`{"issues": [...]}`, every field, in the order sent), or one 422 whose `errors`
 // are keyed by JSON Pointer (`/issues/2/title`), nothing written.
 import { validate } from 'class-validator';
@@ -227,11 +228,10 @@ export function bulkIssuesByHand({ Issue, principal: principalOf, secret, search
         title__words: words(values.title),
         body__words: words(values.body ?? null),
       }));
-      const records = await db.insertIssues(
+      const issues = await db.insertIssues(
         rows,
         checked.map((entry) => entry.labelIds),
       );
-      const issues = records.map((record, index) => ({ ...record, labelIds: checked[index].labelIds }));
       return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ issues }) };
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
