@@ -44,6 +44,8 @@ interface Kept {
   statements: string[];
   plan_cache_mode: string;
   lock_timeout: string;
+  /** `plan_cache_mode` inside a transaction of the store. */
+  inTransaction?: string;
 }
 
 /** Runs the store's reads and writes, then answers what the (only) connection keeps. */
@@ -58,13 +60,18 @@ async function keptAfterUse(url: string): Promise<Kept> {
     await books.update(created.id, { year: 1966 }, []);
     await books.find(created.id, []);
     await books.list({ where: [], order: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0, count: true });
-    await store.transaction(async (tx) => void (await tx.collection(schema).find(created.id, [])));
+    const mode = sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`;
+    const inTransaction = await store.transaction(async (tx) => {
+      await tx.collection(schema).find(created.id, []);
+      // The transaction's own connection (SqlStoreTransaction's).
+      return (await mode.execute((tx as unknown as { db: typeof store.db }).db)).rows[0]?.mode;
+    });
     const { rows } = await sql<Kept>`
       select array(select name from pg_prepared_statements order by name) as statements,
         current_setting('plan_cache_mode') as plan_cache_mode, current_setting('lock_timeout') as lock_timeout`.execute(
       store.db,
     );
-    return rows[0] as Kept;
+    return { ...(rows[0] as Kept), inTransaction };
   } finally {
     await store.close();
   }
@@ -80,10 +87,16 @@ describe('what a connection of the PostgreSQL store keeps', () => {
     expect(kept).toMatchObject({ plan_cache_mode: 'force_custom_plan', lock_timeout: '5s' });
   });
 
+  it("in a transaction, PostgreSQL's own plan_cache_mode, so that its foreign keys' checks keep their plans", async () => {
+    const kept = await keptAfterUse(SERVERS.postgres.url);
+    // SET LOCAL: the transaction's, gone at its end.
+    expect(kept).toMatchObject({ inTransaction: 'auto', plan_cache_mode: 'force_custom_plan' });
+  });
+
   it("with ?preparedStatements=false: nothing, the server's own settings (here its defaults)", async () => {
     const url = new URL(SERVERS.postgres.url);
     url.searchParams.set('preparedStatements', 'false');
     const kept = await keptAfterUse(url.href);
-    expect(kept).toEqual({ statements: [], plan_cache_mode: 'auto', lock_timeout: '0' });
+    expect(kept).toEqual({ statements: [], plan_cache_mode: 'auto', lock_timeout: '0', inTransaction: 'auto' });
   });
 });
