@@ -60,10 +60,11 @@ function preparingClient(pg: PgModule): new () => PoolClient {
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; one form is changed
     override query(...args: any[]): any {
       const [text, values] = args;
+      const textAndValues = args.length === 2 && typeof text === 'string' && Array.isArray(values);
       // A text without values is sent as a simple query, which may hold several statements.
-      if (args.length === 2 && typeof text === 'string' && values?.length === 0 && TRANSACTION_START.test(text))
+      if (textAndValues && values.length === 0 && TRANSACTION_START.test(text))
         return super.query(`${text}${IN_TRANSACTION}`);
-      const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? nameOf(text) : undefined;
+      const name = textAndValues ? nameOf(text) : undefined;
       // biome-ignore lint/suspicious/noExplicitAny: as above
       if (name === undefined) return (super.query as (...args: any[]) => any)(...args);
       return this.#prepared(name, text, values);
