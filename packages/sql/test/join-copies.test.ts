@@ -9,14 +9,14 @@ import 'reflect-metadata';
 import { defineResource, manyToMany } from '@resourcery/core';
 import { resourceSchemas } from '@resourcery/core/adapter';
 import type { CollectionSchema, Condition, Id, ListQuery, StoredValue } from '@resourcery/core/store';
-import { createTableSql, schemaSql } from '@resourcery/sql';
+import { createTableSql, schemaSql, sqlStore } from '@resourcery/sql';
 import { IsInt, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { copiesMigration, withCopies } from '../src/ddl/join-copies.js';
 import { dialectNamed } from '../src/dialects/index.js';
 import { onCapturingStore } from './helpers/capturing-db.js';
-import { serverAvailable } from './helpers/databases.js';
+import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
 
 class Label {
   @IsInt() orgId!: number;
@@ -157,6 +157,38 @@ describe('a join table’s copies of its owner’s tenant and archive', () => {
         expect(listed.total).toBe(1);
         expect(countStatements(captured)).toEqual([]);
       }));
+
+    if (database !== 'sqlite')
+      it(`${database}: a write of the set beside a write of the row (an archive, a move) leaves the copies right`, async () => {
+        const tablePrefix = `jc${Math.random().toString(36).slice(2, 8)}_`;
+        const store = droppingTables(sqlStore(SERVERS[database].url, { tablePrefix }), tablePrefix);
+        try {
+          await store.init(schemas);
+          const labelsOf = store.collection(labels);
+          const issuesOf = store.collection(issues);
+          const [bug, ui] = [
+            await labelsOf.create({ orgId: 1, name: 'bug' }),
+            await labelsOf.create({ orgId: 1, name: 'ui' }),
+          ];
+          const issue = await issuesOf.create({ orgId: 1, title: 'A', labelIds: ids(bug.id) });
+          // Each round: the set written alone, twice, on two connections, while a third writes the row.
+          for (let round = 0; round < 30; round++) {
+            const archivedAt = round % 2 === 0 ? '2026-01-02T03:04:05.000Z' : null;
+            await Promise.all([
+              issuesOf.update(issue.id, { labelIds: round % 3 === 0 ? ids(ui.id) : ids(bug.id, ui.id) }, []),
+              issuesOf.update(
+                issue.id,
+                round % 4 === 1 ? { orgId: 1 + (round % 8 === 1 ? 1 : 0) } : { archivedAt },
+                [],
+              ),
+              issuesOf.update(issue.id, { labelIds: round % 3 === 1 ? ids(bug.id) : ids(ui.id) }, []),
+            ]);
+          }
+          expect(await mismatches(store.db, tablePrefix)).toEqual([]);
+        } finally {
+          await store.close();
+        }
+      });
 
     it(`${database}: a join table made before them is refused at start with the statements that bring it up to date`, () =>
       onCapturingStore(database, async ({ db, store, tables }) => {

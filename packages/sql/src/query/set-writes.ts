@@ -92,9 +92,27 @@ export async function updateWithSets(
       .executeTakeFirstOrThrow();
     if (result.numUpdatedRows === 0n) return undefined;
     await afterRowUpdate(plan, tx, id, columns);
-  } else if (!(await read(tx, id, where))) return undefined;
+  } else if (!(await lockedRow(plan, tx, id, where))) return undefined;
   for (const [set, ids] of sets) await plan.idSets.write(tx, set, id, ids, columns);
   return read(tx, id, []);
+}
+
+/**
+ * Whether the record is there for `where`, its row locked until the transaction ends (PostgreSQL:
+ * `FOR NO KEY UPDATE`, which leaves other tables' foreign keys free; MySQL, MariaDB: `FOR
+ * UPDATE`; SQLite writes one at a time), as an UPDATE of its row would lock it: a write of its sets
+ * alone then waits for a concurrent write of its row (a move to another tenant, an archive) and
+ * reads its copied fields after it, where it would write join rows with the fields it read before
+ * (whose copies that write's own UPDATE of the join rows, started before them, never sees).
+ */
+async function lockedRow(plan: CollectionPlan, tx: Db, id: Id, where: readonly Condition[]): Promise<boolean> {
+  const found = tx
+    .selectFrom(plan.table)
+    .select('id')
+    .where((eb) => plan.matches(eb, where, id));
+  const { name } = plan.dialect;
+  const locked = name === 'postgres' ? found.forNoKeyUpdate() : name === 'sqlite' ? found : found.forUpdate();
+  return (await locked.executeTakeFirst()) !== undefined;
 }
 
 /**
