@@ -114,9 +114,12 @@ export interface ResourceOptions<M, S, R extends Relations = Relations> {
   /**
    * The store keeps the number of records of each tenant that are not archived as writes commit,
    * so that the count of an index without filters or `q` (the tenant's whole list) costs the
-   * same at a thousand records as at a million. Off by default: each create, archive, restore and
-   * destroy then writes one row more. The SQL store does it on PostgreSQL (a counts table kept by
-   * triggers, made by its migrations, see docs/stores.md); the other stores count as always.
+   * same at a thousand records as at a million; and, for each many-to-many relation, the number per
+   * related record (the issues of each label), which counts a filter by one of them
+   * (`filter[labels.name]=bug`). Off by default: each create, archive, restore and destroy then
+   * writes one row more (and one per join table it writes). The SQL store does it on PostgreSQL
+   * (counts tables kept by triggers, made by its migrations, see docs/stores.md); the other stores
+   * count as always.
    */
   keepCount?: boolean;
   /** Bounds on query strings, filter values, sort keys, JSON depth and the unknown fields a 422 lists (see `Limits`). */

@@ -136,7 +136,8 @@ export interface CollectionSchema {
   /**
    * The store may keep the number of records of each tenant that are not archived (the resource's
    * `keepCount`), and answer from it the count of a list whose conditions are exactly the tenant's
-   * and the archive's (the SQL store does on PostgreSQL, see docs/stores.md).
+   * and the archive's; and, per related record, the number of its join tables' rows, for a list
+   * filtered by one related record (the SQL store does both on PostgreSQL, see docs/stores.md).
    */
   readonly keepCount?: boolean;
   /**

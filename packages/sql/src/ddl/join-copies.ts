@@ -17,8 +17,18 @@ export interface StoredJoin extends CollectionSchema {
     readonly owner: string;
     /** The join's attribute holding the owner's id (`issueId`). */
     readonly key: string;
+    /** The join's attribute holding the other record's id (`labelId`). */
+    readonly value: string;
     /** The owner's fields copied onto each join row, under the same names (`orgId`, `archivedAt`). */
     readonly fields: readonly string[];
+    /** Which of `fields` is the owner's tenant, and which its archive. */
+    readonly tenant?: string;
+    readonly archive?: string;
+    /**
+     * Whether the owner keeps its count (`keepCount`): then the join table keeps, on PostgreSQL,
+     * the count of its rows per other record and tenant, not archived (query/kept-count.ts).
+     */
+    readonly keepCount?: boolean;
   };
 }
 
@@ -73,7 +83,15 @@ export function withCopies(join: CollectionSchema, owner: CollectionSchema): Sto
     ...join,
     attributes: [...join.attributes, ...attributes],
     indexes,
-    copies: { owner: owner.name, key: set.key, fields },
+    copies: {
+      owner: owner.name,
+      key: set.key,
+      value: set.value,
+      fields,
+      ...(owner.tenant && fields.includes(owner.tenant) ? { tenant: owner.tenant } : {}),
+      ...(owner.archive && fields.includes(owner.archive) ? { archive: owner.archive } : {}),
+      ...(owner.keepCount ? { keepCount: true } : {}),
+    },
   };
 }
 

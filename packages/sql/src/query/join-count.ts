@@ -1,13 +1,16 @@
 import type { Condition, IdSet, ListQuery } from '@resourcery/core/store';
 import { sql } from 'kysely';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
+import { keptJoinTenant, keptJoinTotal } from './kept-total.js';
 
 // The count of a list filtered through one of its own join tables (`filter[labels.name]=bug`)
 // whose other conditions are on fields the join table copies (the tenant, the archive:
 // ddl/join-copies.ts), read from the join table alone: `count(distinct issueId)` (`count(*)` when
 // one label at most matches) of the join rows of the tenant, not archived, whose label matches,
 // a range of its `(labelId, orgId, archivedAt, issueId)` index, instead of one lookup of each join
-// row's record (docs/performance.md, "The tracker at 1M issues", sixth round).
+// row's record (docs/performance.md, "The tracker at 1M issues", sixth round); or, for one label
+// of a collection that keeps its count, a sum of the join table's kept count (query/kept-total.ts,
+// tenth round).
 
 /** Whether a condition goes through a join table (a semi-join on its key: `filter[labels.name]=`). */
 export function throughJoin(condition: Condition): boolean {
@@ -59,6 +62,39 @@ export function onJoinCopies(plan: CollectionPlan, where: readonly Condition[], 
  * ```
  */
 export function joinCount(plan: CollectionPlan, db: Db, query: ListQuery): Select | undefined {
+  const found = joinCounted(plan, query);
+  if (!found) return undefined;
+  const { join, set, copied, related, one, kept } = found;
+  if (kept) return keptJoinTotal(db, join, kept, related);
+  // A record has one join row per other record: when the filter names at most one other record
+  // (by its id, or by a unique set), its join rows are its records, counted without a sort.
+  const counted = one ? sql<number>`count(*)` : sql<number>`count(distinct ${sql.ref(set.key)})`;
+  return db
+    .selectFrom(join.table)
+    .select(counted.as('total'))
+    .where((eb) => join.matches(eb, [...copied, ...related]));
+}
+
+/**
+ * Whether {@link joinCount} reads the join table's kept count (one other record, the tenant's
+ * records not archived, a collection that keeps its count: query/kept-total.ts): then exactly,
+ * whatever the list's `count` asks.
+ *
+ * @example
+ * ```ts
+ * keptJoinAnswers(plan, { ...query, where: [tenant, unarchived, labelled] }); // true on PostgreSQL
+ * ```
+ */
+export function keptJoinAnswers(plan: CollectionPlan, query: ListQuery): boolean {
+  return joinCounted(plan, query)?.kept !== undefined;
+}
+
+/**
+ * What {@link joinCount} counts: the join table's filters, the set, the list's conditions on the
+ * join rows' copies (`copied`) and the join rows' own (`related`), whether they name one other
+ * record (`one`), and the tenant's conditions when the join table's kept count answers (`kept`).
+ */
+function joinCounted(plan: CollectionPlan, query: ListQuery) {
   if (query.perGroup) return undefined;
   const found = throughOwnSet(plan, query.where);
   if (!found) return undefined;
@@ -66,16 +102,10 @@ export function joinCount(plan: CollectionPlan, db: Db, query: ListQuery): Selec
   const copied = onJoinCopies(plan, query.where, through);
   const join = plan.filters.collection(set.through);
   if (!join || copied.length < query.where.length - 1 || plan.idSets.copies(set).length === 0) return undefined;
-  const where = [...copied, ...(through.related?.where ?? [])];
-  // A record has one join row per other record: when the filter names at most one other record
-  // (by its id, or by a unique set), its join rows are its records, counted without a sort.
-  const counted = oneTarget(plan, through.related?.where ?? [], set.value)
-    ? sql<number>`count(*)`
-    : sql<number>`count(distinct ${sql.ref(set.key)})`;
-  return db
-    .selectFrom(join.table)
-    .select(counted.as('total'))
-    .where((eb) => join.matches(eb, where));
+  const related = through.related?.where ?? [];
+  const one = oneTarget(plan, related, set.value);
+  const kept = one ? keptJoinTenant(plan, join, copied) : undefined;
+  return { join, set, copied, related, one, kept };
 }
 
 /**

@@ -1,22 +1,70 @@
-import type { CollectionSchema, Condition, ListQuery } from '@resourcery/core/store';
+import type { AttributeSchema, CollectionSchema } from '@resourcery/core/store';
 import { sql } from 'kysely';
+import type { StoredJoin } from '../ddl/join-copies.js';
 import { fittedName } from '../ddl/names.js';
 import type { SqlDialectSpec } from '../dialects/dialect.js';
-import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
+import type { Db } from '../store/collection-plan.js';
 
 // A resource's kept count (`keepCount: true`, PostgreSQL): the number of each tenant's records
 // that are not archived, kept as writes commit in `<table>__counts (<tenant>, shard, live)`, so
 // that the count of a tenant's whole list is a sum of a few rows rather than a scan of a range of
 // an index that grows with the tenant (docs/stores.md, "Kept counts"; docs/performance.md, "The
-// tracker at 1M issues", eighth round). Triggers keep it, in the writing statement's transaction,
+// tracker at 1M issues", eighth round). The join tables of its sets keep theirs too, per other
+// record and tenant, from the copies on their rows (`issue_labels__counts (labelId, orgId, shard,
+// live)`: the issues of a label, the count of `filter[labels.name]=bug`; tenth round). Triggers
+// keep it, in the writing statement's transaction,
 // whoever writes (the store, a bulk write, a foreign key's cascade, SQL by hand): an insert's and a
 // delete's count their statement's rows once (statement-level, transition tables), an update's
-// only the rows whose tenant or archive it changes (row-level, `WHEN`), a TRUNCATE's empties it.
-// A tenant has up to {@link SHARDS} rows, one per writer's `pg_backend_pid() % SHARDS`, so that
+// only the rows whose keys or archive it changes (row-level, `WHEN`), a TRUNCATE's empties it.
+// A key has up to {@link SHARDS} rows, one per writer's `pg_backend_pid() % SHARDS`, so that
 // concurrent writers of one tenant seldom wait on one row. The other databases count as always.
+
+/**
+ * What a table's kept count counts: its rows per value of `keys` (the tenant; a join table's other
+ * record's id and the tenant's copy) whose `archive` is null and whose `tenant` is not.
+ */
+export interface KeptCount {
+  readonly keys: readonly AttributeSchema[];
+  readonly archive?: string;
+  readonly tenant?: string;
+}
+
+/**
+ * The kept count of a collection's table, or of a join table of a collection that keeps its count
+ * (query/kept-count.ts): on PostgreSQL; `undefined` for any other table or database.
+ *
+ * @example
+ * ```ts
+ * keptCount({ ...issues, keepCount: true }, postgres); // { keys: [orgId], archive: 'archivedAt', tenant: 'orgId' }
+ * ```
+ */
+export function keptCount(schema: CollectionSchema, dialect: SqlDialectSpec): KeptCount | undefined {
+  if (dialect.name !== 'postgres') return undefined;
+  const attribute = (name?: string) => schema.attributes.find((one) => one.name === name);
+  const { copies } = schema as StoredJoin;
+  if (copies?.keepCount) {
+    const keys = [attribute(copies.value), attribute(copies.tenant)].filter((one) => one !== undefined);
+    return { keys, archive: copies.archive, tenant: copies.tenant };
+  }
+  if (schema.keepCount !== true) return undefined;
+  const tenant = attribute(schema.tenant);
+  return { keys: tenant ? [tenant] : [], archive: schema.archive, tenant: schema.tenant };
+}
 
 /** The rows a tenant's count is spread over. */
 const SHARDS = 8;
+
+/**
+ * The table of a table's kept count (`issues__counts`).
+ *
+ * @example
+ * ```ts
+ * countsTable('issue_labels'); // 'issue_labels__counts'
+ * ```
+ */
+export function countsTable(table: string): string {
+  return objects(table).counts;
+}
 
 /** The objects of a kept count: its table, its trigger functions (and triggers, named alike). */
 function objects(table: string) {
@@ -28,18 +76,6 @@ function objects(table: string) {
     update: name('count_update'),
     truncate: name('count_truncate'),
   };
-}
-
-/**
- * Whether the store keeps the collection's count: `keepCount` on PostgreSQL.
- *
- * @example
- * ```ts
- * keepsCount({ ...issues, keepCount: true }, postgres); // true
- * ```
- */
-export function keepsCount(schema: CollectionSchema, dialect: SqlDialectSpec): boolean {
-  return schema.keepCount === true && dialect.name === 'postgres';
 }
 
 /**
@@ -55,30 +91,34 @@ export function keepsCount(schema: CollectionSchema, dialect: SqlDialectSpec): b
  * ```
  */
 export function keptCountSql(schema: CollectionSchema, table: string, dialect: SqlDialectSpec): string[] {
-  if (!keepsCount(schema, dialect)) return [];
+  const kept = keptCount(schema, dialect);
+  if (!kept) return [];
   const q = (name: string) => dialect.quote(name);
   const names = objects(table);
   const counts = q(names.counts);
-  const tenant = schema.attributes.find((attribute) => attribute.name === schema.tenant);
-  const key = tenant && q(tenant.name);
-  const keys = key ? `${key}, "shard"` : '"shard"';
-  const live = (row: string) => liveTest(schema, dialect, row);
+  const columns = kept.keys.map((key) => q(key.name));
+  const listed = (row = '') => columns.map((column) => `${row}${column}, `).join('');
+  const keys = [...columns, '"shard"'].join(', ');
+  const live = (row: string) => liveTest(kept, dialect, row);
   const shard = `(pg_backend_pid() % ${SHARDS})::smallint`;
   const add = `ON CONFLICT (${keys}) DO UPDATE SET "live" = ${counts}."live" + excluded."live"`;
+  const grouped = columns.length > 0 ? ` GROUP BY ${columns.join(', ')}` : '';
   const counted = (rows: string, sign: string) =>
-    `INSERT INTO ${counts} SELECT ${key ? `${key}, ` : ''}${shard}, ${sign}count(*) FROM ${rows} WHERE ${live('')}` +
-    `${key ? ` GROUP BY ${key} ORDER BY ${key}` : ' HAVING count(*) > 0'} ${add};`;
+    `INSERT INTO ${counts} SELECT ${listed()}${shard}, ${sign}count(*) FROM ${rows} WHERE ${live('')}` +
+    `${grouped ? `${grouped} ORDER BY ${columns.join(', ')}` : ' HAVING count(*) > 0'} ${add};`;
   const one = (row: 'OLD' | 'NEW', sign: string) =>
-    `IF ${live(`${row}.`)} THEN INSERT INTO ${counts} VALUES (${key ? `${row}.${key}, ` : ''}${shard}, ${sign}1) ${add}; END IF;`;
+    `IF ${live(`${row}.`)} THEN INSERT INTO ${counts} VALUES (${listed(`${row}.`)}${shard}, ${sign}1) ${add}; END IF;`;
   const fn = (name: string, body: string) =>
     `CREATE OR REPLACE FUNCTION ${q(name)}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT ` +
     `AS $body$ BEGIN ${body} RETURN NULL; END $body$;`;
   const trigger = (name: string, when: string) =>
     `CREATE TRIGGER ${q(name)} AFTER ${when} EXECUTE FUNCTION ${q(name)}();`;
   const t = q(table);
-  const changes = countChanges(schema, dialect);
-  const column = tenant && `${key} ${dialect.columnType({ ...tenant, nullable: false })} NOT NULL, `;
-  const wanted = triggers(schema, dialect, table);
+  const changes = countChanges(kept, dialect);
+  const definitions = kept.keys.map(
+    (key) => `${q(key.name)} ${dialect.columnType({ ...key, nullable: false })} NOT NULL, `,
+  );
+  const wanted = triggers(kept, table);
   const found = `SELECT count(*) FROM pg_trigger WHERE tgrelid = ${dialect.quoteString(t)}::regclass AND tgname IN (${wanted.map(dialect.quoteString).join(', ')})`;
   return [
     [
@@ -86,7 +126,7 @@ export function keptCountSql(schema: CollectionSchema, table: string, dialect: S
       `IF to_regclass(${dialect.quoteString(counts)}) IS NOT NULL AND (${found}) = ${wanted.length} THEN RETURN; END IF;`,
       `DROP TABLE IF EXISTS ${counts};`,
       ...wanted.map((name) => `DROP TRIGGER IF EXISTS ${q(name)} ON ${t};`),
-      `CREATE TABLE ${counts} (${column ?? ''}"shard" SMALLINT NOT NULL, "live" BIGINT NOT NULL, PRIMARY KEY (${keys}));`,
+      `CREATE TABLE ${counts} (${definitions.join('')}"shard" SMALLINT NOT NULL, "live" BIGINT NOT NULL, PRIMARY KEY (${keys}));`,
       fn(names.insert, counted('new_rows', '')),
       fn(names.delete, counted('old_rows', '-')),
       fn(names.truncate, `DELETE FROM ${counts};`),
@@ -99,32 +139,32 @@ export function keptCountSql(schema: CollectionSchema, table: string, dialect: S
             trigger(names.update, `UPDATE ON ${t} FOR EACH ROW WHEN (${changes})`),
           ]
         : []),
-      `INSERT INTO ${counts} SELECT ${key ? `${key}, ` : ''}0, count(*) FROM ${t} WHERE ${live('')}${key ? ` GROUP BY ${key}` : ''};`,
+      `INSERT INTO ${counts} SELECT ${listed()}0, count(*) FROM ${t} WHERE ${live('')}${grouped};`,
       'END $resourcery$',
     ].join('\n'),
   ];
 }
 
 /** Whether a row (`NEW.`, `OLD.`, or the table's own: '') is counted: not archived, with a tenant. */
-function liveTest(schema: CollectionSchema, dialect: SqlDialectSpec, row: string): string {
+function liveTest(kept: KeptCount, dialect: SqlDialectSpec, row: string): string {
   const tests = [];
-  if (schema.archive) tests.push(`${row}${dialect.quote(schema.archive)} IS NULL`);
-  if (schema.tenant) tests.push(`${row}${dialect.quote(schema.tenant)} IS NOT NULL`);
+  if (kept.archive) tests.push(`${row}${dialect.quote(kept.archive)} IS NULL`);
+  if (kept.tenant) tests.push(`${row}${dialect.quote(kept.tenant)} IS NOT NULL`);
   return tests.join(' AND ') || 'TRUE';
 }
 
 /**
- * The `WHEN` of the update's trigger: the row's archive or tenant changed. `undefined` when the
- * collection has neither (then no update changes its count, and there is no update trigger).
+ * The `WHEN` of the update's trigger: the row's archive's nullness or one of its keys changed.
+ * `undefined` when the count has neither (then no update changes it, and there is no update trigger).
  */
-function countChanges(schema: CollectionSchema, dialect: SqlDialectSpec): string | undefined {
+function countChanges(kept: KeptCount, dialect: SqlDialectSpec): string | undefined {
   const tests = [];
-  if (schema.archive) {
-    const archive = dialect.quote(schema.archive);
+  if (kept.archive) {
+    const archive = dialect.quote(kept.archive);
     tests.push(`(OLD.${archive} IS NULL) IS DISTINCT FROM (NEW.${archive} IS NULL)`);
   }
-  if (schema.tenant)
-    tests.push(`OLD.${dialect.quote(schema.tenant)} IS DISTINCT FROM NEW.${dialect.quote(schema.tenant)}`);
+  for (const key of kept.keys)
+    tests.push(`OLD.${dialect.quote(key.name)} IS DISTINCT FROM NEW.${dialect.quote(key.name)}`);
   return tests.length > 0 ? tests.join(' OR ') : undefined;
 }
 
@@ -139,7 +179,7 @@ function countChanges(schema: CollectionSchema, dialect: SqlDialectSpec): string
  * ```
  */
 export function dropKeptCountSql(schema: CollectionSchema, table: string, dialect: SqlDialectSpec): string[] {
-  if (!keepsCount(schema, dialect)) return [];
+  if (!keptCount(schema, dialect)) return [];
   const { counts, ...functions } = objects(table);
   return [
     `DROP TABLE IF EXISTS ${dialect.quote(counts)}`,
@@ -148,9 +188,9 @@ export function dropKeptCountSql(schema: CollectionSchema, table: string, dialec
 }
 
 /** The triggers of a table's kept count: an insert's, a delete's, a TRUNCATE's, and an update's if one can change it. */
-function triggers(schema: CollectionSchema, dialect: SqlDialectSpec, table: string): string[] {
+function triggers(kept: KeptCount, table: string): string[] {
   const { counts, update, ...others } = objects(table);
-  return [...Object.values(others), ...(countChanges(schema, dialect) ? [update] : [])];
+  return [...Object.values(others), ...(kept.archive || kept.keys.length > 0 ? [update] : [])];
 }
 
 /**
@@ -168,10 +208,11 @@ export async function keptCountDrift(
   table: string,
   dialect: SqlDialectSpec,
 ): Promise<string[]> {
+  const kept = keptCount(schema, dialect);
   const [statement] = keptCountSql(schema, table, dialect);
-  if (statement === undefined) return [];
+  if (!kept || statement === undefined) return [];
   const { counts } = objects(table);
-  const needed = triggers(schema, dialect, table);
+  const needed = triggers(kept, table);
   const { rows } = await sql<{ counts: boolean; names: string[] }>`select
     to_regclass(${dialect.quote(counts)}) is not null as counts,
     array(select tgname::text from pg_trigger where tgrelid = to_regclass(${dialect.quote(table)})) as names`.execute(
@@ -181,56 +222,7 @@ export async function keptCountDrift(
   const missing = needed.filter((name) => !names.includes(name)).map((name) => `"${name}"`);
   const lacks = !made ? `no table "${counts}"` : missing.length > 0 ? `no trigger ${missing.join(', ')}` : undefined;
   if (!lacks) return [];
-  return [`its kept count (keepCount) has ${lacks}: run ${statement} (it makes them and counts the rows afresh)`];
-}
-
-/**
- * The tenant's conditions of a list (one, or none without a tenant) when its conditions are
- * exactly those of the tenant's whole list: the tenant's one value (if the collection has a
- * tenant) and the archive's `IS NULL` (if it archives), nothing else (no filter, no search, no
- * relation, no row rule), on a collection whose count is kept; `undefined` otherwise.
- */
-function wholeList(plan: CollectionPlan, query: ListQuery): Condition[] | undefined {
-  const { schema } = plan;
-  if (!keepsCount(schema, plan.dialect) || query.perGroup) return undefined;
-  const plain = (condition: Condition) => !condition.related && !condition.search && condition.values.length === 1;
-  const tenant = (condition: Condition) =>
-    plain(condition) && condition.field === schema.tenant && !condition.op && condition.values[0] !== null;
-  const live = (condition: Condition) =>
-    plain(condition) && condition.field === schema.archive && condition.op === 'null' && condition.values[0] === true;
-  const wanted = [schema.tenant && tenant, schema.archive && live].filter((test) => typeof test === 'function');
-  const { where } = query;
-  if (where.length !== wanted.length || wanted.some((test) => where.filter(test).length !== 1)) return undefined;
-  return where.filter(tenant);
-}
-
-/**
- * Whether the kept count answers a list's total ({@link keptTotal}): then exactly, whatever the
- * list's `count` asks.
- *
- * @example
- * ```ts
- * keptAnswers(plan, { ...query, where: [{ field: 'orgId', values: [1] }, { field: 'archivedAt', values: [true], op: 'null' }] }); // true
- * ```
- */
-export function keptAnswers(plan: CollectionPlan, query: ListQuery): boolean {
-  return wholeList(plan, query) !== undefined;
-}
-
-/**
- * The kept count's select that answers a list's total when {@link keptAnswers}: the sum of the
- * tenant's rows of the counts table; `undefined` otherwise.
- *
- * @example
- * ```ts
- * keptTotal(plan, db, { ...query, where: [{ field: 'orgId', values: [1] }, { field: 'archivedAt', values: [true], op: 'null' }] });
- * // SELECT coalesce(sum("live"), 0) AS total FROM "issues__counts" WHERE "orgId" = $1
- * ```
- */
-export function keptTotal(plan: CollectionPlan, db: Db, query: ListQuery): Select | undefined {
-  const tenant = wholeList(plan, query);
-  if (!tenant) return undefined;
-  return plan
-    .filtered(db.selectFrom(objects(plan.table).counts), tenant)
-    .select(sql<string>`coalesce(sum(${sql.ref('live')}), 0)`.as('total'));
+  const owner = (schema as StoredJoin).copies?.owner;
+  const declared = owner ? `keepCount of ${owner}` : 'keepCount';
+  return [`its kept count (${declared}) has ${lacks}: run ${statement} (it makes them and counts the rows afresh)`];
 }

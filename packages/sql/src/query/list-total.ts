@@ -1,8 +1,8 @@
 import { ESTIMATE_ABOVE, type ListQuery, type ListResult } from '@resourcery/core/store';
 import { sql } from 'kysely';
 import type { CollectionPlan, Db, Select } from '../store/collection-plan.js';
-import { joinCount } from './join-count.js';
-import { keptAnswers, keptTotal } from './kept-count.js';
+import { joinCount, keptJoinAnswers } from './join-count.js';
+import { keptAnswers, keptTotal } from './kept-total.js';
 
 /** The column of a counted page that carries the total. */
 const TOTAL = 'resourcery_total';
@@ -10,12 +10,12 @@ const TOTAL = 'resourcery_total';
 /**
  * The most matches a list counts exactly before it may answer the planner's estimate instead:
  * with `count: 'estimated'` on a dialect that estimates (PostgreSQL), not for a per-group list
- * (an `include`'s, whose groups bound it), nor for one whose total the kept count answers
- * (query/kept-count.ts). `undefined` when the count is exact whatever it is.
+ * (an `include`'s, whose groups bound it), nor for one whose total a kept count answers
+ * (query/kept-total.ts). `undefined` when the count is exact whatever it is.
  */
 export function estimateCap(plan: CollectionPlan, query: ListQuery): number | undefined {
-  if (query.count !== 'estimated' || !plan.dialect.estimateRows || query.perGroup || keptAnswers(plan, query))
-    return undefined;
+  if (query.count !== 'estimated' || !plan.dialect.estimateRows || query.perGroup) return undefined;
+  if (keptAnswers(plan, query) || keptJoinAnswers(plan, query)) return undefined;
   return query.estimateAbove ?? ESTIMATE_ABOVE;
 }
 

@@ -44,8 +44,7 @@ export function walkTallies(
   through: readonly Condition[],
 ): (WalkTally | undefined)[] {
   if (plan.dialect.name !== 'postgres') return [];
-  const counted =
-    query.count === true && estimateCap(plan, query) === undefined ? joinCount(plan, db, query) : undefined;
+  const counted = query.count && estimateCap(plan, query) === undefined ? joinCount(plan, db, query) : undefined;
   return through.map((condition, i) => {
     const name = `resourcery_tally_${i}`;
     if (!plan.filters.collection(condition.related?.collection ?? '')) return undefined; // never seen: no records
