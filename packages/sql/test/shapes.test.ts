@@ -65,6 +65,36 @@ describe('statements compiled once per shape', () => {
     expect(key({ where: [{ field: 'author', op: 'gt', values: ['a'] }] })).not.toBe(key({}));
     expect(key({ order: [{ field: 'id', direction: 'asc' }] })).not.toBe(key({}));
     expect(key({ where: [{ field: 'name', op: 'prefix', values: ['The'] }] })).toBeUndefined();
+    // `IS NULL` and `IS NOT NULL` are two shapes: the operand is in the key, not among the values.
+    const unset = (operand: boolean) =>
+      listShape({ ...query, where: [{ field: 'author', op: 'null', values: [operand] }] }, columns);
+    expect(unset(true).key).toBeDefined();
+    expect(unset(true).key).not.toBe(unset(false).key);
+    expect(unset(true).values).toEqual([20, 40]);
+    // A relation filter is keyed by its collection, key and nested shape; its values come after the condition's own.
+    const related = (name: string | string[], collection = 'authors', more: ListQuery['where'] = []) =>
+      listShape(
+        {
+          ...query,
+          where: [
+            { field: 'name', values: ['x'] },
+            {
+              field: 'authorId',
+              values: [],
+              related: { collection, where: [{ field: 'name', values: [name].flat() }, ...more] },
+            },
+          ],
+        },
+        columns,
+      );
+    expect(related('Butler').key).toBe(related('Le Guin').key);
+    expect(related('Butler').values).toEqual(['x', 'Butler', 20, 40]);
+    expect(related('Butler').key).not.toBe(related(['Butler', 'Le Guin']).key);
+    expect(related('Butler').key).not.toBe(related('Butler', 'editors').key);
+    expect(related('Butler', 'authors', [{ field: 'born', op: 'null', values: [true] }]).key).not.toBe(
+      related('Butler', 'authors', [{ field: 'born', op: 'null', values: [false] }]).key,
+    );
+    expect(related('Butler', 'authors', [{ field: 'name', op: 'contains', values: ['u'] }]).key).toBeUndefined();
     // A per-group list's SQL has one part per value of its IN on the field, and its limit.
     const group = (values: string[], limit = 3) =>
       key({ where: [{ field: 'author', values }], perGroup: { field: 'author', limit } });

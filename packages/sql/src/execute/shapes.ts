@@ -92,7 +92,7 @@ function fill({ compiled, slotted }: Template, values: readonly unknown[]): Comp
   return { ...compiled, parameters };
 }
 
-/** Operators whose SQL does not depend on their value (beyond it being `null`). */
+/** Operators whose SQL does not depend on their value (beyond it being `null`); `null`'s is in the key. */
 const PLAIN = new Set<Condition['op']>([undefined, 'ne', 'gt', 'gte', 'lt', 'lte']);
 
 /** The key part of values: their number and where the nulls are. */
@@ -103,28 +103,54 @@ function nulls(values: readonly unknown[]): string {
 }
 
 /**
- * The shape of conditions as a key, and their values in order (of each condition, not of the
- * conditions a relation filter nests); no key when their SQL depends on more than that
- * (relation filters, `prefix`, `contains`, `null`, a search).
+ * The shape of conditions as a key, and their values in order (each condition's own, then those
+ * of the conditions a relation filter nests, depth first); no key when their SQL depends on more
+ * than that (`prefix`, `contains`, a search, at any depth). The operand of `null` is part of the
+ * key, not a value.
  */
 export function conditionShape(where: readonly Condition[]): { key: string | undefined; values: Scalar[] } {
   let key: string | undefined = '';
   const values: Scalar[] = [];
   for (const { field, op, values: own, related, search } of where) {
-    if (related || search || !PLAIN.has(op)) key = undefined;
-    else if (key !== undefined) key += `${JSON.stringify(field)}${op ?? 'in'}${nulls(own)};`;
+    let part: string | undefined;
+    // `IS NULL` or `IS NOT NULL`: the operand is the SQL's, in the key, never a value.
+    if (op === 'null') {
+      key = key === undefined ? undefined : `${key}${JSON.stringify(field)}null${own[0] === true};`;
+      continue;
+    }
     values.push(...own);
+    if (related) {
+      const nested = conditionShape(related.where);
+      values.push(...nested.values);
+      const through = `${JSON.stringify(related.collection)}.${JSON.stringify(related.key ?? 'id')}`;
+      part = nested.key === undefined || op !== undefined ? undefined : `${through}(${nested.key})`;
+    } else if (!search && PLAIN.has(op)) part = `${op ?? 'in'}${nulls(own)}`;
+    key = key === undefined || part === undefined ? undefined : `${key}${JSON.stringify(field)}${part};`;
   }
   return { key, values };
 }
 
 /** Conditions with the same shape as `where` and the given values (in order, from `start`). */
 export function withValues(where: readonly Condition[], values: readonly unknown[], start: number): Condition[] {
+  return filled(where, values, start).where;
+}
+
+/** {@link withValues}, and the position of the next value. */
+function filled(
+  where: readonly Condition[],
+  values: readonly unknown[],
+  start: number,
+): { where: Condition[]; next: number } {
   let next = start;
-  return where.map((condition) => ({
-    ...condition,
-    values: condition.values.map(() => values[next++] as Scalar),
-  }));
+  const conditions = where.map((condition) => {
+    if (condition.op === 'null') return condition; // its operand is in the key (see conditionShape)
+    const own = condition.values.map(() => values[next++] as Scalar);
+    if (!condition.related) return { ...condition, values: own };
+    const nested = filled(condition.related.where, values, next);
+    next = nested.next;
+    return { ...condition, values: own, related: { ...condition.related, where: nested.where } };
+  });
+  return { where: conditions, next };
 }
 
 /**
@@ -145,7 +171,7 @@ function perGroupKey(query: ListQuery): string | undefined {
 
 /**
  * The shape of a list query as a key and its values (conditions, keyset position, limit,
- * offset); no key for the shapes built for each call (relation filters, `prefix`...).
+ * offset); no key for the shapes built for each call (`prefix`, a search...).
  */
 export function listShape(query: ListQuery, columns: readonly string[]) {
   const conditions = conditionShape(query.where);
@@ -164,8 +190,8 @@ export function listShape(query: ListQuery, columns: readonly string[]) {
 
 /** The list query that {@link listShape}'s values (or their slots) stand for. */
 export function listWithValues(query: ListQuery, values: readonly unknown[]): ListQuery {
-  const where = withValues(query.where, values, 0);
-  let next = where.reduce((count, condition) => count + condition.values.length, 0);
+  const { where, next: first } = filled(query.where, values, 0);
+  let next = first;
   const after = query.after?.map(() => values[next++] as Scalar);
   return {
     ...query,
