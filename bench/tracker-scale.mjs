@@ -42,7 +42,10 @@ const HELP = `Usage: node bench/tracker-scale.mjs [options]
   --source         the library from its sources (esbuild) rather than the built dist/
   --plans          print each scenario's statements and their plans
   --scenarios TEXT only the scenarios whose name contains TEXT (several: comma-separated)
-  --help           this text`;
+  --help           this text
+
+The slowest requests are mostly Node's young-generation collections: compare runs with and without
+node --max-semi-space-size=4 (docs/deployment.md, "Node's young generation and the slowest requests").`;
 
 const { values: args } = parseArgs({
   options: {
@@ -560,3 +563,7 @@ for (const row of rows)
   console.log(
     `| ${row.database} | ${row.scenario} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | < ${row.limit} ms: ${row.within} | ${row.queries} |`,
   );
+// The slowest requests on a small machine are mostly Node's young-generation collections: say
+// which the run had (docs/deployment.md, "Node's young generation and the slowest requests").
+const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(' ')].filter(Boolean).join(' ');
+console.log(`\nNode ${process.version}, ${nodeFlags || 'no flags (a young generation of up to 16 MB)'}`);
