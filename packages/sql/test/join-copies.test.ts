@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import 'reflect-metadata';
 import { defineResource, manyToMany } from '@resourcery/core';
 import { resourceSchemas } from '@resourcery/core/adapter';
-import type { CollectionSchema, Condition, Id, ListQuery, StoredValue } from '@resourcery/core/store';
-import { createTableSql, schemaSql, sqlStore } from '@resourcery/sql';
+import type { CollectionSchema, Id, StoredValue } from '@resourcery/core/store';
+import { createTableSql, type SqlStoreProvider, schemaSql, sqlStore } from '@resourcery/sql';
 import { IsInt, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { copiesMigration, withCopies } from '../src/ddl/join-copies.js';
 import { dialectNamed } from '../src/dialects/index.js';
 import { onCapturingStore } from './helpers/capturing-db.js';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { labelled } from './helpers/labelled.js';
 
 class Label {
   @IsInt() orgId!: number;
@@ -38,36 +39,6 @@ const issueResource = defineResource({
 /** Issues that archive and their labels, under tenancy, as the API gives them to its store. */
 const schemas = resourceSchemas([labelResource, issueResource], { tenancy: { field: 'orgId' } });
 const [labels, issues, issueLabels] = schemas as [CollectionSchema, CollectionSchema, CollectionSchema];
-
-/** The issues of `org` that are not archived and have a label named `name` (or one of several), counted. */
-const labelled = (org: number, name: string | string[], archived = false): ListQuery => {
-  const where: Condition[] = [
-    { field: 'orgId', values: [org] },
-    { field: 'archivedAt', values: [!archived], op: 'null' },
-    {
-      field: 'id',
-      values: [],
-      related: {
-        collection: 'issue_labels',
-        key: 'issueId',
-        where: [
-          {
-            field: 'labelId',
-            values: [],
-            related: {
-              collection: 'labels',
-              where: [
-                { field: 'name', values: [name].flat() },
-                { field: 'orgId', values: [org] },
-              ],
-            },
-          },
-        ],
-      },
-    },
-  ];
-  return { where, order: [{ field: 'id', direction: 'asc' }], limit: 10, offset: 0, count: true };
-};
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 async function mismatches(db: Kysely<any>, tables: string): Promise<unknown[]> {
@@ -112,13 +83,7 @@ describe('a join table’s copies of its owner’s tenant and archive', () => {
     if (database !== 'sqlite' && !serverAvailable(database)) continue;
     it(`${database}: every write keeps them, and a label filter’s count reads the join table alone`, () =>
       onCapturingStore(database, async ({ db, captured, store, tables }) => {
-        await store.init(schemas);
-        const labelsOf = store.collection(labels);
-        const issuesOf = store.collection(issues);
-        const [bug, ui] = [
-          await labelsOf.create({ orgId: 1, name: 'bug' }),
-          await labelsOf.create({ orgId: 1, name: 'ui' }),
-        ];
+        const { labelsOf, issuesOf, bug, ui } = await labelsAndIssues(store);
         const other = await labelsOf.create({ orgId: 2, name: 'bug' });
         const a = await issuesOf.create({ orgId: 1, title: 'A', labelIds: ids(bug.id, ui.id) });
         const [b] = await (issuesOf.createMany?.([
@@ -131,7 +96,7 @@ describe('a join table’s copies of its owner’s tenant and archive', () => {
 
         const count = async (name: string | string[], archived = false) => {
           captured.length = 0;
-          const { total, records } = await issuesOf.list(labelled(1, name, archived));
+          const { total, records } = await issuesOf.list(labelled(1, name, { archived }));
           expect(countStatements(captured)).toEqual([Array.isArray(name) ? `distinct ${q(database, 'issueId')}` : '*']);
           return { total, ids: records.map((record) => record.id) };
         };
@@ -163,13 +128,7 @@ describe('a join table’s copies of its owner’s tenant and archive', () => {
         const tablePrefix = `jc${Math.random().toString(36).slice(2, 8)}_`;
         const store = droppingTables(sqlStore(SERVERS[database].url, { tablePrefix }), tablePrefix);
         try {
-          await store.init(schemas);
-          const labelsOf = store.collection(labels);
-          const issuesOf = store.collection(issues);
-          const [bug, ui] = [
-            await labelsOf.create({ orgId: 1, name: 'bug' }),
-            await labelsOf.create({ orgId: 1, name: 'ui' }),
-          ];
+          const { issuesOf, bug, ui } = await labelsAndIssues(store);
           const issue = await issuesOf.create({ orgId: 1, title: 'A', labelIds: ids(bug.id) });
           // Each round: the set written alone, twice, on two connections, while a third writes the row.
           for (let round = 0; round < 30; round++) {
@@ -213,6 +172,16 @@ describe('a join table’s copies of its owner’s tenant and archive', () => {
       }));
   }
 });
+
+/** The store's tables made, its collections of labels and issues, and two labels of organization 1. */
+async function labelsAndIssues(store: SqlStoreProvider) {
+  await store.init(schemas);
+  const labelsOf = store.collection(labels);
+  const issuesOf = store.collection(issues);
+  const bug = await labelsOf.create({ orgId: 1, name: 'bug' });
+  const ui = await labelsOf.create({ orgId: 1, name: 'ui' });
+  return { labelsOf, issuesOf, bug, ui };
+}
 
 /** A set of ids as a record's value. */
 function ids(...values: Id[]): StoredValue {

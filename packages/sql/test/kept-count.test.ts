@@ -17,6 +17,7 @@ import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { onCapturingStore } from './helpers/capturing-db.js';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { keptCountObjects } from './helpers/kept-counts.js';
 
 class Project {
   @IsInt() orgId!: number;
@@ -350,22 +351,10 @@ describe('a kept count', () => {
     onCapturingStore('postgres', async ({ db, tables }) => {
       const migration = createTablesMigration(schemas, { tablePrefix: tables });
       await migration.up(db);
-      const objects = async () =>
-        (
-          await sql<{
-            name: string;
-          }>`select relname as name from pg_class where starts_with(relname, ${`${tables}issues__`})
-            union all select proname from pg_proc where starts_with(proname, ${`${tables}issues__`}) order by 1`.execute(
-            db,
-          )
-        ).rows.map((row) => row.name);
-      expect(await objects()).toEqual(
-        ['counts', 'counts_pkey', 'count_delete', 'count_insert', 'count_truncate', 'count_update']
-          .map((name) => `${tables}issues__${name}`)
-          .sort(),
-      );
+      const table = `${tables}issues`;
+      expect(await keptCountObjects(db, table)).toEqual(keptCountObjects.expected(table));
       await migration.down?.(db);
-      expect(await objects()).toEqual([]);
+      expect(await keptCountObjects(db, table)).toEqual([]);
     }));
 });
 

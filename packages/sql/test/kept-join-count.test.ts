@@ -10,7 +10,7 @@
 import 'reflect-metadata';
 import { defineResource, manyToMany } from '@resourcery/core';
 import { resourceSchemas } from '@resourcery/core/adapter';
-import type { CollectionSchema, Condition, Id, ListQuery, StoredValue } from '@resourcery/core/store';
+import type { CollectionSchema, Id, ListQuery, StoredValue } from '@resourcery/core/store';
 import { createTablesMigration, schemaSql, sqlStore } from '@resourcery/sql';
 import { IsInt, IsISO8601, IsOptional, IsString } from 'class-validator';
 import fc from 'fast-check';
@@ -18,6 +18,8 @@ import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { onCapturingStore } from './helpers/capturing-db.js';
 import { droppingTables, SERVERS, serverAvailable } from './helpers/databases.js';
+import { keptCountObjects } from './helpers/kept-counts.js';
+import { labelled } from './helpers/labelled.js';
 
 class Label {
   @IsInt() orgId!: number;
@@ -40,38 +42,6 @@ const issueOptions = {
 const tenancy = { tenancy: { field: 'orgId' } };
 const schemas = resourceSchemas([labelResource, defineResource(issueOptions)], tenancy);
 const [labels, issues] = schemas as [CollectionSchema, CollectionSchema];
-
-/** The issues of `org` that are not archived (or are) with the label named `name` (or one of several), counted. */
-function labelled(org: number, name: string | string[], options: { archived?: boolean; more?: Condition[] } = {}) {
-  const where: Condition[] = [
-    { field: 'orgId', values: [org] },
-    { field: 'archivedAt', values: [!options.archived], op: 'null' },
-    {
-      field: 'id',
-      values: [],
-      related: {
-        collection: 'issue_labels',
-        key: 'issueId',
-        where: [
-          {
-            field: 'labelId',
-            values: [],
-            related: {
-              collection: 'labels',
-              where: [
-                { field: 'name', values: [name].flat() },
-                { field: 'orgId', values: [org] },
-              ],
-            },
-          },
-        ],
-      },
-    },
-    ...(options.more ?? []),
-  ];
-  const query: ListQuery = { where, order: [{ field: 'id', direction: 'desc' }], limit: 5, offset: 0, count: true };
-  return query;
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are only known at run time
 type Db = Kysely<any>;
@@ -320,21 +290,9 @@ describe('a join table’s kept count', () => {
     onCapturingStore('postgres', async ({ db, tables }) => {
       const migration = createTablesMigration(schemas, { tablePrefix: tables });
       await migration.up(db);
-      const objects = async () =>
-        (
-          await sql<{
-            name: string;
-          }>`select relname as name from pg_class where starts_with(relname, ${`${tables}issue_labels__`})
-            union all select proname from pg_proc where starts_with(proname, ${`${tables}issue_labels__`}) order by 1`.execute(
-            db,
-          )
-        ).rows.map((row) => row.name);
-      expect(await objects()).toEqual(
-        ['counts', 'counts_pkey', 'count_delete', 'count_insert', 'count_truncate', 'count_update']
-          .map((name) => `${tables}issue_labels__${name}`)
-          .sort(),
-      );
+      const table = `${tables}issue_labels`;
+      expect(await keptCountObjects(db, table)).toEqual(keptCountObjects.expected(table));
       await migration.down?.(db);
-      expect(await objects()).toEqual([]);
+      expect(await keptCountObjects(db, table)).toEqual([]);
     }));
 });
