@@ -12,12 +12,12 @@ import type { Db } from '../store/collection-plan.js';
 // tracker at 1M issues", eighth round). The join tables of its sets keep theirs too, per other
 // record and tenant, from the copies on their rows (`issue_labels__counts (labelId, orgId, shard,
 // live)`: the issues of a label, the count of `filter[labels.name]=bug`; tenth round). Triggers
-// keep it, in the writing statement's transaction,
-// whoever writes (the store, a bulk write, a foreign key's cascade, SQL by hand): an insert's and a
-// delete's count their statement's rows once (statement-level, transition tables), an update's
-// only the rows whose keys or archive it changes (row-level, `WHEN`), a TRUNCATE's empties it.
-// A key has up to {@link SHARDS} rows, one per writer's `pg_backend_pid() % SHARDS`, so that
-// concurrent writers of one tenant seldom wait on one row. The other databases count as always.
+// keep it, in the writing statement's transaction, whoever writes (the store, a bulk write, a
+// foreign key's cascade, SQL by hand): an insert's and a delete's count their statement's rows
+// once (statement-level, transition tables), an update's only the rows whose keys or archive it
+// changes (row-level, `WHEN`), a TRUNCATE's empties it. A key has up to {@link SHARDS} rows, one
+// per writer's `pg_backend_pid() % SHARDS`, so that concurrent writers of one tenant seldom wait
+// on one row. The other databases count as always.
 
 /**
  * What a table's kept count counts: its rows per value of `keys` (the tenant; a join table's other
