@@ -118,7 +118,7 @@ export function keptCountSql(schema: CollectionSchema, table: string, dialect: S
   const definitions = kept.keys.map(
     (key) => `${q(key.name)} ${dialect.columnType({ ...key, nullable: false })} NOT NULL, `,
   );
-  const wanted = triggers(kept, table);
+  const wanted = triggers(kept, dialect, table);
   const found = `SELECT count(*) FROM pg_trigger WHERE tgrelid = ${dialect.quoteString(t)}::regclass AND tgname IN (${wanted.map(dialect.quoteString).join(', ')})`;
   return [
     [
@@ -188,9 +188,9 @@ export function dropKeptCountSql(schema: CollectionSchema, table: string, dialec
 }
 
 /** The triggers of a table's kept count: an insert's, a delete's, a TRUNCATE's, and an update's if one can change it. */
-function triggers(kept: KeptCount, table: string): string[] {
+function triggers(kept: KeptCount, dialect: SqlDialectSpec, table: string): string[] {
   const { counts, update, ...others } = objects(table);
-  return [...Object.values(others), ...(kept.archive || kept.keys.length > 0 ? [update] : [])];
+  return [...Object.values(others), ...(countChanges(kept, dialect) ? [update] : [])];
 }
 
 /**
@@ -212,7 +212,7 @@ export async function keptCountDrift(
   const [statement] = keptCountSql(schema, table, dialect);
   if (!kept || statement === undefined) return [];
   const { counts } = objects(table);
-  const needed = triggers(kept, table);
+  const needed = triggers(kept, dialect, table);
   const { rows } = await sql<{ counts: boolean; names: string[] }>`select
     to_regclass(${dialect.quote(counts)}) is not null as counts,
     array(select tgname::text from pg_trigger where tgrelid = to_regclass(${dialect.quote(table)})) as names`.execute(
